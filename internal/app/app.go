@@ -1,0 +1,177 @@
+// Package app wires Timbre together from a Config: storage, engines, services, background jobs
+// and the HTTP server. cmd/timbre and the end-to-end tests both build it here.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"timbre/internal/auth"
+	"timbre/internal/blob"
+	"timbre/internal/config"
+	"timbre/internal/engine"
+	"timbre/internal/history"
+	"timbre/internal/httpx"
+	"timbre/internal/mail"
+	"timbre/internal/server"
+	"timbre/internal/speech"
+	"timbre/internal/store"
+	"timbre/internal/user"
+	"timbre/internal/voice"
+)
+
+// Options adjust how the app is built (tests use them).
+type Options struct {
+	// InProcessEngines runs espeak-ng in this process (one synthesis at a time) instead of a
+	// pool of worker processes.
+	InProcessEngines bool
+	// WebApp is the built web app; nil serves none.
+	WebApp fs.FS
+	// Mail overrides the mail sender.
+	Mail mail.Sender
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// App is a running Timbre.
+type App struct {
+	Cfg      *config.Config
+	DB       *store.DB
+	Blob     *blob.Store
+	Engines  map[string]engine.Synthesizer
+	Auth     *auth.Service
+	Speech   *speech.Service
+	Voices   *voice.Service
+	Server   *server.Server
+	Registry *prometheus.Registry
+	Log      *slog.Logger
+	closers  []func()
+}
+
+// Open connects storage and migrates it: enough for the admin commands.
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*store.DB, error) {
+	db, err := store.Open(ctx, cfg.DatabaseURL, cfg.SQLitePath())
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return db, nil
+}
+
+// New builds the whole app (for serve and worker).
+func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
+	a := &App{Cfg: cfg, Log: o.Logger, Registry: prometheus.NewRegistry()}
+	if a.Log == nil {
+		a.Log = slog.Default()
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			a.Close()
+		}
+	}()
+	var err error
+	if a.DB, err = Open(ctx, cfg, a.Log); err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { a.DB.Close() })
+	if a.Blob, err = blob.Open(ctx, cfg.BlobURL, cfg.DataDir); err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { a.Blob.Close() })
+	if err := a.openEngines(cfg, o); err != nil {
+		return nil, err
+	}
+	a.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	synthSeconds := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "timbre_synthesis_audio_seconds_total", Help: "Seconds of audio synthesized, by engine."}, []string{"engine"})
+	a.Registry.MustRegister(synthSeconds)
+
+	sender := o.Mail
+	if sender == nil {
+		sender = mail.New(mail.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom}, a.DB, a.Log)
+	}
+	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL}
+	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL}
+	if _, err := a.Voices.Seed(ctx); err != nil {
+		return nil, fmt.Errorf("seed voices: %w", err)
+	}
+	a.Speech = &speech.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines,
+		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
+
+	domains := []server.Domain{
+		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
+		&speech.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
+		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: speech.ModelsFor},
+		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
+		&user.Handlers{DB: a.DB},
+	}
+	a.Server = server.New(server.Options{
+		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
+		Logger: a.Log, ExposedHeaders: speech.ExposedHeaders,
+	})
+	ok = true
+	return a, nil
+}
+
+func (a *App) openEngines(cfg *config.Config, o Options) error {
+	a.Engines = map[string]engine.Synthesizer{}
+	if o.InProcessEngines {
+		es, err := engine.NewEspeak()
+		if err != nil {
+			return fmt.Errorf("espeak-ng: %w", err)
+		}
+		a.Engines["espeak"] = es
+	} else {
+		pool, err := engine.NewEspeakPool(cfg.EspeakWorkers)
+		if err != nil {
+			return fmt.Errorf("espeak-ng workers: %w", err)
+		}
+		a.Engines["espeak"] = pool
+		a.closers = append(a.closers, func() { pool.Close() })
+	}
+	fl, err := engine.NewFlite()
+	if err != nil {
+		a.Log.Warn("flite unavailable: its voices are not offered", "err", err)
+	} else {
+		a.Engines["flite"] = fl
+	}
+	if cfg.TTSOpenAIURL != "" {
+		var voices []string
+		for _, v := range strings.Split(cfg.TTSOpenAIVoices, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				voices = append(voices, v)
+			}
+		}
+		oa, err := engine.NewOpenAI(engine.OpenAIConfig{BaseURL: cfg.TTSOpenAIURL, APIKey: cfg.TTSOpenAIKey, Model: cfg.TTSOpenAIModel, Voices: voices})
+		if err != nil {
+			return fmt.Errorf("openai tts engine: %w", err)
+		}
+		a.Engines[oa.Name()] = oa
+	}
+	return nil
+}
+
+// Handler is the HTTP handler.
+func (a *App) Handler() http.Handler { return a.Server.Handler }
+
+// Routes lists every registered route.
+func (a *App) Routes() []httpx.Route { return a.Server.Router.Routes() }
+
+// Close releases everything, in reverse order of opening.
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+

@@ -1,0 +1,225 @@
+package audio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"time"
+)
+
+func checkArgs(inRate int, f Format) error {
+	if inRate <= 0 {
+		return fmt.Errorf("audio: invalid input sample rate %d", inRate)
+	}
+	if f.SampleRate <= 0 {
+		return fmt.Errorf("audio: format %q has no sample rate", f.Name)
+	}
+	switch f.Codec {
+	case CodecPCM, CodecULaw, CodecALaw, CodecWAV:
+		return nil
+	case CodecMP3, CodecOpus:
+		if f.Bitrate <= 0 {
+			return fmt.Errorf("audio: format %q has no bitrate", f.Name)
+		}
+		return nil
+	}
+	return fmt.Errorf("audio: unsupported codec %q", f.Codec)
+}
+
+// goEncoded reports whether f is produced in Go rather than by ffmpeg.
+func goEncoded(f Format) bool { return f.Codec != CodecMP3 && f.Codec != CodecOpus }
+
+// Encode converts mono 16-bit samples at inRate into a complete file/stream in format f.
+func Encode(ctx context.Context, samples []int16, inRate int, f Format) ([]byte, error) {
+	if err := checkArgs(inRate, f); err != nil {
+		return nil, err
+	}
+	if !goEncoded(f) {
+		return runFFmpeg(ctx, PCMBytes(samples), ffmpegArgs(inRate, f, false)...)
+	}
+	if inRate != f.SampleRate {
+		samples = Resample(samples, inRate, f.SampleRate)
+	}
+	if f.Codec == CodecWAV {
+		return WAV(samples, f.SampleRate), nil
+	}
+	return encodeRaw(nil, f.Codec, samples), nil
+}
+
+// StreamEncoder encodes audio incrementally and writes the encoded bytes to an io.Writer as soon
+// as they exist. If the writer has a Flush method (http.ResponseWriter via http.Flusher,
+// bufio.Writer…) it is called after every write.
+//
+// A StreamEncoder is not safe for concurrent use. Always call Close (or cancel the context):
+// for mp3 and opus it owns an ffmpeg process.
+type StreamEncoder struct {
+	f Format
+	w io.Writer
+
+	// Go-encoded formats (pcm, ulaw, alaw, wav).
+	rs        *resampler // nil when no resampling is needed
+	wroteHead bool
+	scratch   []int16
+	out       []byte
+
+	// ffmpeg-encoded formats (mp3, opus).
+	ctx      context.Context
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	stderr   bytes.Buffer
+	copyDone chan struct{}
+	copyErr  error // set by the copy goroutine before copyDone is closed
+	inBytes  []byte
+
+	closed bool
+}
+
+// NewStreamEncoder starts an encoder from mono 16-bit samples at inRate to format f, writing to w.
+func NewStreamEncoder(ctx context.Context, inRate int, f Format, w io.Writer) (*StreamEncoder, error) {
+	if err := checkArgs(inRate, f); err != nil {
+		return nil, err
+	}
+	e := &StreamEncoder{f: f, w: w, ctx: ctx}
+	if goEncoded(f) {
+		if inRate != f.SampleRate {
+			e.rs = newResampler(inRate, f.SampleRate)
+		}
+		return e, nil
+	}
+
+	e.cmd = exec.CommandContext(ctx, FFmpeg, ffmpegArgs(inRate, f, true)...)
+	e.cmd.Stderr = &e.stderr
+	e.cmd.WaitDelay = 5 * time.Second
+	var err error
+	if e.stdin, err = e.cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("audio: %w", err)
+	}
+	stdout, err := e.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("audio: %w", err)
+	}
+	if err := e.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("audio: start ffmpeg: %w", err)
+	}
+	e.copyDone = make(chan struct{})
+	go e.copyOut(stdout)
+	return e, nil
+}
+
+// copyOut forwards ffmpeg's output to w. It reads and writes chunk by chunk instead of using
+// io.Copy, whose ReaderFrom/WriterTo shortcuts may buffer (bufio.Writer.ReadFrom does).
+func (e *StreamEncoder) copyOut(r io.Reader) {
+	defer close(e.copyDone)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if werr := e.emit(buf[:n]); werr != nil {
+				e.copyErr = werr
+				// Nobody will read ffmpeg's output any more; stop it so Write fails instead of
+				// blocking on a full pipe.
+				e.cmd.Process.Kill()
+				io.Copy(io.Discard, r)
+				return
+			}
+		}
+		if err != nil {
+			return // EOF, or the process went away: Close/Write report that
+		}
+	}
+}
+
+func (e *StreamEncoder) emit(b []byte) error {
+	if _, err := e.w.Write(b); err != nil {
+		return err
+	}
+	switch fl := e.w.(type) {
+	case interface{ Flush() error }:
+		return fl.Flush()
+	case interface{ Flush() }:
+		fl.Flush()
+	}
+	return nil
+}
+
+var errClosed = errors.New("audio: stream encoder is closed")
+
+// Write encodes samples. For the Go-encoded formats the bytes reach w before Write returns; for
+// mp3/opus they reach it as soon as ffmpeg has produced them (mp3 lags by about two frames of
+// 1152 samples, the encoder's look-ahead).
+func (e *StreamEncoder) Write(samples []int16) error {
+	if e.closed {
+		return errClosed
+	}
+	if len(samples) == 0 {
+		return nil
+	}
+	if e.cmd == nil {
+		if e.rs != nil {
+			e.scratch = e.rs.process(e.scratch[:0], samples)
+			samples = e.scratch
+		}
+		return e.writeGo(samples)
+	}
+	e.inBytes = appendPCM(e.inBytes[:0], samples)
+	if _, err := e.stdin.Write(e.inBytes); err != nil {
+		// Prefer the real cause: the writer failing, the context ending, or ffmpeg dying.
+		select {
+		case <-e.copyDone:
+			if e.copyErr != nil {
+				return fmt.Errorf("audio: write encoded audio: %w", e.copyErr)
+			}
+		default:
+		}
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("audio: ffmpeg: %w", e.ctx.Err())
+		}
+		return fmt.Errorf("audio: feed ffmpeg: %w", err)
+	}
+	return nil
+}
+
+func (e *StreamEncoder) writeGo(samples []int16) error {
+	e.out = e.out[:0]
+	if e.f.Codec == CodecWAV && !e.wroteHead {
+		// The length is unknown while streaming; readers take "maximum size" as "until EOF".
+		e.out = append(e.out, wavHeader(e.f.SampleRate, -1)...)
+		e.wroteHead = true
+	}
+	e.out = encodeRaw(e.out, e.f.Codec, samples)
+	if len(e.out) == 0 {
+		return nil
+	}
+	return e.emit(e.out)
+}
+
+// Close flushes the encoder, writes the remaining output to w and releases the ffmpeg process.
+func (e *StreamEncoder) Close() error {
+	if e.closed {
+		return errClosed
+	}
+	e.closed = true
+	if e.cmd == nil {
+		var tail []int16
+		if e.rs != nil {
+			tail = e.rs.flush(nil)
+		}
+		if len(tail) == 0 && (e.f.Codec != CodecWAV || e.wroteHead) {
+			return nil
+		}
+		return e.writeGo(tail)
+	}
+	e.stdin.Close()
+	<-e.copyDone // all output must be read before Wait
+	err := e.cmd.Wait()
+	if e.copyErr != nil {
+		return fmt.Errorf("audio: write encoded audio: %w", e.copyErr)
+	}
+	if err != nil {
+		return toolError("ffmpeg", e.ctx, err, &e.stderr)
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+// Package blob stores audio: a local directory by default, or any S3-compatible service.
+package blob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/s3blob"
+	"gocloud.dev/gcerrors"
+)
+
+// ErrNotFound is returned for a key that holds nothing.
+var ErrNotFound = errors.New("blob: not found")
+
+// Store is an open bucket.
+type Store struct{ b *blob.Bucket }
+
+// Open opens rawURL (s3://bucket?endpoint=…&region=…&use_path_style=true, or file:///dir), or a
+// directory "blobs" under dataDir when rawURL is empty.
+func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
+	if rawURL == "" {
+		dir := filepath.Join(dataDir, "blobs")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		b, err := fileblob.OpenBucket(abs, &fileblob.Options{NoTempDir: true})
+		if err != nil {
+			return nil, err
+		}
+		return &Store{b: b}, nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("blob url: %w", err)
+	}
+	if u.Scheme == "file" {
+		if err := os.MkdirAll(u.Path, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	b, err := blob.OpenBucket(ctx, rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("open blob store %s://%s: %w", u.Scheme, u.Host, err)
+	}
+	return &Store{b: b}, nil
+}
+
+// Put writes data under key.
+func (s *Store) Put(ctx context.Context, key string, data []byte, contentType string) error {
+	return s.b.WriteAll(ctx, key, data, &blob.WriterOptions{ContentType: contentType})
+}
+
+// Get reads the whole object at key.
+func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
+	data, err := s.b.ReadAll(ctx, key)
+	return data, mapErr(err)
+}
+
+// Open streams the object at key.
+func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, error) {
+	r, err := s.b.NewReader(ctx, key, nil)
+	return r, mapErr(err)
+}
+
+// Delete removes key; a missing key is not an error.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	err := mapErr(s.b.Delete(ctx, key))
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// Exists says whether key holds an object.
+func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
+	return s.b.Exists(ctx, key)
+}
+
+// Close releases the bucket.
+func (s *Store) Close() error { return s.b.Close() }
+
+func mapErr(err error) error {
+	if err != nil && gcerrors.Code(err) == gcerrors.NotFound {
+		return ErrNotFound
+	}
+	if err != nil && strings.Contains(err.Error(), "no such file") {
+		return ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,179 @@
+// Package config turns flags and TIMBRE_* environment variables into one Config. Every flag has
+// an environment twin; flags win over the environment, the environment over the defaults.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is everything an operator can set.
+type Config struct {
+	Addr        string // TIMBRE_ADDR
+	DataDir     string // TIMBRE_DATA_DIR
+	DatabaseURL string // TIMBRE_DATABASE_URL: empty = SQLite in DataDir; postgres://… = PostgreSQL
+	BlobURL     string // TIMBRE_BLOB_URL: empty = DataDir/blobs; s3://bucket?endpoint=…&region=…
+	PublicURL   string // TIMBRE_PUBLIC_URL: the address users reach (links in mail and share links)
+
+	SMTPHost     string // TIMBRE_SMTP_HOST: empty = mail goes to the log and the development mailbox
+	SMTPPort     int    // TIMBRE_SMTP_PORT
+	SMTPUsername string // TIMBRE_SMTP_USERNAME
+	SMTPPassword string // TIMBRE_SMTP_PASSWORD
+	SMTPFrom     string // TIMBRE_SMTP_FROM
+
+	TTSOpenAIURL    string // TIMBRE_TTS_OPENAI_URL: an OpenAI-compatible /v1/audio/speech server
+	TTSOpenAIKey    string // TIMBRE_TTS_OPENAI_KEY
+	TTSOpenAIModel  string // TIMBRE_TTS_OPENAI_MODEL
+	TTSOpenAIVoices string // TIMBRE_TTS_OPENAI_VOICES: comma-separated voice names
+
+	EspeakWorkers int // TIMBRE_ESPEAK_WORKERS: espeak-ng worker processes (0 = one per CPU)
+	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
+
+	MaxBodyBytes     int64         // TIMBRE_MAX_BODY_BYTES: largest accepted JSON body
+	ShutdownTimeout  time.Duration // TIMBRE_SHUTDOWN_TIMEOUT: how long SIGTERM waits for in-flight requests
+	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
+	HistoryRetention time.Duration // TIMBRE_HISTORY_RETENTION: deleted history audio is purged after this
+
+	finish func() error
+}
+
+// Kind says which subcommand a flag set is for, so each shows only the flags it uses.
+type Kind int
+
+const (
+	Serve Kind = iota
+	Worker
+	Data // migrate and admin commands: only the storage flags
+)
+
+type setting struct {
+	name, env, help string
+	bind            func(fs *flag.FlagSet, name, help string)
+	kinds           []Kind
+}
+
+// Bind registers the flags for kind on fs, with defaults taken from the environment.
+func Bind(fs *flag.FlagSet, kind Kind) *Config {
+	c := &Config{}
+	str := func(p *string, def string) func(*flag.FlagSet, string, string) {
+		return func(fs *flag.FlagSet, name, help string) { fs.StringVar(p, name, def, help) }
+	}
+	num := func(p *int, def int) func(*flag.FlagSet, string, string) {
+		return func(fs *flag.FlagSet, name, help string) { fs.IntVar(p, name, def, help) }
+	}
+	all := []Kind{Serve, Worker, Data}
+	run := []Kind{Serve, Worker}
+	settings := []setting{
+		{"addr", "TIMBRE_ADDR", "address to listen on", str(&c.Addr, "0.0.0.0:8080"), []Kind{Serve}},
+		{"data", "TIMBRE_DATA_DIR", "data directory (SQLite database, audio blobs)", str(&c.DataDir, "./data"), all},
+		{"database-url", "TIMBRE_DATABASE_URL", "database: empty = SQLite in the data directory, or postgres://…", str(&c.DatabaseURL, ""), all},
+		{"blob-url", "TIMBRE_BLOB_URL", "audio storage: empty = <data>/blobs, file:///dir, or s3://bucket?endpoint=…&region=…", str(&c.BlobURL, ""), all},
+		{"public-url", "TIMBRE_PUBLIC_URL", "public base URL used in mail links and share links (default http://localhost:<port>)", str(&c.PublicURL, ""), run},
+		{"smtp-host", "TIMBRE_SMTP_HOST", "SMTP server host; empty = mail goes to the log and /app/dev/mailbox", str(&c.SMTPHost, ""), run},
+		{"smtp-port", "TIMBRE_SMTP_PORT", "SMTP server port", num(&c.SMTPPort, 587), run},
+		{"smtp-username", "TIMBRE_SMTP_USERNAME", "SMTP user name", str(&c.SMTPUsername, ""), run},
+		{"smtp-password", "TIMBRE_SMTP_PASSWORD", "SMTP password", str(&c.SMTPPassword, ""), run},
+		{"smtp-from", "TIMBRE_SMTP_FROM", "sender address of mail", str(&c.SMTPFrom, "Timbre <no-reply@timbre.local>"), run},
+		{"tts-openai-url", "TIMBRE_TTS_OPENAI_URL", "base URL of an OpenAI-compatible /v1/audio/speech server to add as a TTS engine", str(&c.TTSOpenAIURL, ""), run},
+		{"tts-openai-key", "TIMBRE_TTS_OPENAI_KEY", "API key for that server", str(&c.TTSOpenAIKey, ""), run},
+		{"tts-openai-model", "TIMBRE_TTS_OPENAI_MODEL", "model name to request from that server", str(&c.TTSOpenAIModel, "tts-1"), run},
+		{"tts-openai-voices", "TIMBRE_TTS_OPENAI_VOICES", "comma-separated voices that server offers", str(&c.TTSOpenAIVoices, "alloy,echo,fable,onyx,nova,shimmer"), run},
+		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
+		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
+		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
+	}
+	var maxBody int
+	var shutdown, retention string
+	settings = append(settings,
+		setting{"max-body-bytes", "TIMBRE_MAX_BODY_BYTES", "largest accepted JSON request body in bytes", num(&maxBody, 1<<20), []Kind{Serve}},
+		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
+		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
+	)
+	for _, s := range settings {
+		if !has(s.kinds, kind) {
+			continue
+		}
+		s.bind(fs, s.name, fmt.Sprintf("%s (env %s)", s.help, s.env))
+		if v, ok := os.LookupEnv(s.env); ok {
+			_ = fs.Set(s.name, v)
+		}
+	}
+	// Durations are parsed after flag.Parse through Finish.
+	c.finish = func() error {
+		c.MaxBodyBytes = int64(maxBody)
+		var err error
+		if c.ShutdownTimeout, err = parseDuration("shutdown-timeout", shutdown, 30*time.Second); err != nil {
+			return err
+		}
+		if c.HistoryRetention, err = parseDuration("history-retention", retention, 24*time.Hour); err != nil {
+			return err
+		}
+		return nil
+	}
+	return c
+}
+
+// Finish validates the parsed flags and fills derived values. Call it after fs.Parse.
+func (c *Config) Finish() error {
+	if c.finish != nil {
+		if err := c.finish(); err != nil {
+			return err
+		}
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = 1 << 20
+	}
+	if c.PublicURL == "" {
+		port := "8080"
+		if i := strings.LastIndex(c.Addr, ":"); i >= 0 {
+			port = c.Addr[i+1:]
+		}
+		c.PublicURL = "http://localhost:" + port
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
+		return fmt.Errorf("database-url: want postgres://… or sqlite:PATH, got %q", c.DatabaseURL)
+	}
+	return nil
+}
+
+// SQLitePath is the database file used when no database URL is set.
+func (c *Config) SQLitePath() string {
+	if strings.HasPrefix(c.DatabaseURL, "sqlite:") {
+		return strings.TrimPrefix(c.DatabaseURL, "sqlite:")
+	}
+	return filepath.Join(c.DataDir, "timbre.db")
+}
+
+// IsPostgres says whether the configured database is PostgreSQL.
+func (c *Config) IsPostgres() bool {
+	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+}
+
+func parseDuration(name, v string, def time.Duration) (time.Duration, error) {
+	if v == "" {
+		return def, nil
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return d, nil
+}
+
+func has(kinds []Kind, k Kind) bool {
+	for _, x := range kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

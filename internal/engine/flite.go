@@ -1,0 +1,227 @@
+package engine
+
+/*
+#cgo CFLAGS: -I/usr/include/flite
+#cgo LDFLAGS: -lflite_cmu_us_slt -lflite_cmu_us_awb -lflite_cmu_us_rms -lflite_cmu_us_kal16 -lflite_usenglish -lflite_cmulex -lflite -lm
+#include <stdlib.h>
+#include <flite/flite.h>
+#include <flite/cst_cg.h>
+
+cst_voice *register_cmu_us_slt(const char *voxdir);
+cst_voice *register_cmu_us_awb(const char *voxdir);
+cst_voice *register_cmu_us_rms(const char *voxdir);
+cst_voice *register_cmu_us_kal16(const char *voxdir);
+
+// timbre_base_f0 is the voice's own F0 mean (stddev when want_stddev): diphone voices set it as
+// a voice feature; clustergen voices default to their model's statistics.
+static float timbre_base_f0(cst_voice *v, int want_stddev) {
+	const char *name = want_stddev ? "int_f0_target_stddev" : "int_f0_target_mean";
+	if (feat_present(v->features, name))
+		return feat_float(v->features, name);
+	if (feat_present(v->features, "cg_db")) {
+		const cst_cg_db *db = val_cg_db(feat_val(v->features, "cg_db"));
+		return want_stddev ? db->f0_stddev : db->f0_mean;
+	}
+	return 0;
+}
+
+// timbre_synth is flite_synth_text with per-utterance prosody: features set on the utterance
+// override the voice's (utt_init links, not copies, the voice features), so the shared voice
+// object is never modified.
+static cst_utterance *timbre_synth(const char *text, cst_voice *v, float stretch, float f0_mean, float f0_stddev) {
+	cst_utterance *u = new_utterance();
+	utt_set_input_text(u, text);
+	utt_init(u, v);
+	feat_set_float(u->features, "duration_stretch", stretch);
+	if (f0_mean > 0)
+		feat_set_float(u->features, "int_f0_target_mean", f0_mean);
+	if (f0_stddev >= 0)
+		feat_set_float(u->features, "int_f0_target_stddev", f0_stddev);
+	if (utt_synth(u) == NULL) {
+		delete_utterance(u);
+		return NULL;
+	}
+	return u;
+}
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// flite synthesizes concurrently: once the voices are registered, an utterance only reads the
+// shared voice, lexicon and model data, provided prosody is set on the utterance rather than on
+// the voice (timbre_synth). Checked with valgrind --tool=helgrind: three threads, three voices,
+// varied text, prosody features and word-time lookups gave no data race. Registration (not
+// thread-safe) happens once under fliteInitOnce. flite still calls exit() on internal errors;
+// NewFlitePool isolates that in worker processes.
+var (
+	fliteInitOnce sync.Once
+	fliteVoices   map[string]*fliteVoice
+	fliteInitErr  error
+)
+
+type fliteVoice struct {
+	info             VoiceInfo
+	v                *C.cst_voice
+	f0Mean, f0Stddev float64
+}
+
+// The voices flite1-dev ships, in the order Voices lists them.
+var fliteVoiceOrder = []string{"slt", "awb", "rms", "kal16"}
+
+// Feature paths, allocated once.
+var (
+	cWord      = C.CString("Word")
+	cToken     = C.CString("Token")
+	cName      = C.CString("name")
+	cWordStart = C.CString("R:SylStructure.daughter1.daughter1.R:Segment.p.end")
+	cWordEnd   = C.CString("R:SylStructure.daughtern.daughtern.R:Segment.end")
+)
+
+// Flite is the in-process flite synthesizer (English); it runs syntheses in parallel.
+type Flite struct{}
+
+// NewFlite initializes flite and registers its voices (once per process).
+func NewFlite() (*Flite, error) {
+	fliteInitOnce.Do(func() {
+		C.flite_init()
+		fliteVoices = map[string]*fliteVoice{}
+		for _, name := range fliteVoiceOrder {
+			var v *C.cst_voice
+			gender := "male"
+			switch name {
+			case "slt":
+				v, gender = C.register_cmu_us_slt(nil), "female"
+			case "awb":
+				v = C.register_cmu_us_awb(nil)
+			case "rms":
+				v = C.register_cmu_us_rms(nil)
+			case "kal16":
+				v = C.register_cmu_us_kal16(nil)
+			}
+			if v == nil {
+				fliteInitErr = fmt.Errorf("flite: cannot register voice %s", name)
+				return
+			}
+			fliteVoices[name] = &fliteVoice{
+				info:     VoiceInfo{Name: name, Languages: []string{"en"}, Gender: gender},
+				v:        v,
+				f0Mean:   float64(C.timbre_base_f0(v, 0)),
+				f0Stddev: float64(C.timbre_base_f0(v, 1)),
+			}
+		}
+	})
+	if fliteInitErr != nil {
+		return nil, fliteInitErr
+	}
+	return &Flite{}, nil
+}
+
+// Name implements Synthesizer.
+func (*Flite) Name() string { return "flite" }
+
+// Voices implements Synthesizer: slt (female, US), awb (male, Scottish), rms (male, US) and
+// kal16 (male, US; a small diphone voice, much faster and more robotic).
+func (*Flite) Voices(context.Context) ([]VoiceInfo, error) {
+	out := make([]VoiceInfo, 0, len(fliteVoiceOrder))
+	for _, name := range fliteVoiceOrder {
+		vi := fliteVoices[name].info
+		vi.Languages = []string{"en"}
+		out = append(out, vi)
+	}
+	return out, nil
+}
+
+// Synthesize implements Synthesizer. Request.Voice empty means slt; Request.Language, if set,
+// must be English. Cancelling ctx takes effect only before synthesis starts.
+func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
+	name := strings.ToLower(req.Voice)
+	if name == "" {
+		name = "slt"
+	}
+	fv, ok := fliteVoices[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: flite voice %q", ErrUnknownVoice, req.Voice)
+	}
+	if l := strings.ToLower(req.Language); l != "" && l != "en" && !strings.HasPrefix(l, "en-") && !strings.HasPrefix(l, "en_") {
+		return nil, fmt.Errorf("%w: flite speaks only English, not %q", ErrUnknownVoice, req.Language)
+	}
+	p := req.Prosody.normalized()
+	f0Mean := fv.f0Mean * math.Exp2(float64(p.Pitch-50)/100) // ±half an octave
+	f0Stddev := fv.f0Stddev * float64(p.PitchRange) / 50     // 0 = monotone, 100 = twice the range
+	if fv.f0Stddev <= 0 {
+		f0Stddev = -1 // unknown: leave the voice's own
+	}
+	ctext := C.CString(req.Text)
+	defer C.free(unsafe.Pointer(ctext))
+
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	u := C.timbre_synth(ctext, fv.v, C.float(1/p.Rate), C.float(f0Mean), C.float(f0Stddev))
+	if u == nil {
+		return nil, errors.New("flite: synthesis failed")
+	}
+	defer C.delete_utterance(u)
+
+	var pcm PCM
+	if w := C.utt_wave(u); w != nil && w.num_samples > 0 {
+		pcm.SampleRate = int(w.sample_rate)
+		// The voices are mono; take the first channel should one not be.
+		all := unsafe.Slice((*int16)(unsafe.Pointer(w.samples)), int(w.num_samples)*int(w.num_channels))
+		pcm.Samples = make([]int16, w.num_samples)
+		for i := range pcm.Samples {
+			pcm.Samples[i] = all[i*int(w.num_channels)]
+		}
+	} else {
+		pcm.SampleRate = 16000
+	}
+	return &Result{Audio: pcm, Words: fliteWordMarks(req.Text, u, pcm)}, nil
+}
+
+// fliteWordMarks reads the words' times from the utterance: a word starts where the segment
+// before its first segment ends and ends with its last segment. Each flite word belongs to a
+// Token, the whitespace-separated text with punctuation stripped ("1990" is one token, two
+// words), which is found in the text by scanning forward. Tokens flite changed beyond
+// recognition are attached to the token before them.
+func fliteWordMarks(text string, u *C.cst_utterance, pcm PCM) []WordMark {
+	var times []wordTime
+	cursor := 0
+	var lastTok *C.cst_item
+	var lastSpan span
+	found := false
+	total := pcm.Seconds()
+	for w := C.relation_head(C.utt_relation(u, cWord)); w != nil; w = C.item_next(w) {
+		start := min(float64(C.ffeature_float(w, cWordStart)), total)
+		end := min(float64(C.ffeature_float(w, cWordEnd)), total)
+		tok := C.item_parent(C.item_as(w, cToken))
+		if tok != lastTok {
+			lastTok = tok
+			name := ""
+			if tok != nil {
+				name = C.GoString(C.item_feat_string(tok, cName))
+			}
+			// The token must be the next thing in the text but for spaces and punctuation.
+			if i := strings.Index(text[cursor:], name); name != "" && i >= 0 &&
+				strings.TrimFunc(text[cursor:cursor+i], isSpaceOrPunct) == "" {
+				lastSpan = span{cursor + i, cursor + i + len(name)}
+				cursor = lastSpan.End
+				found = true
+			}
+		}
+		// Unpronounced words (symbols such as "<") have no segments: their times read as 0.
+		if !found || end <= start {
+			continue
+		}
+		times = append(times, wordTime{span: lastSpan, start: start, end: end})
+	}
+	return wordMarksFromSpans(text, times, pcm)
+}

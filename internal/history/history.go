@@ -1,0 +1,458 @@
+// Package history serves a workspace's generations: listing, audio, download (one file or a zip),
+// deletion, feedback, and public share links.
+package history
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"timbre/internal/audio"
+	"timbre/internal/blob"
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+)
+
+// Handlers serves the history routes.
+type Handlers struct {
+	DB        *store.DB
+	Blob      *blob.Store
+	PublicURL string
+	MaxBody   int64
+	// OnDelete is told about a deleted item so its audio can be purged later; may be nil.
+	OnDelete func(workspaceID, id string)
+}
+
+// Feedback limits (spec §5, §9).
+const (
+	FeedbackMax = 200
+	FeedbackMin = 20
+	// MaxDownloadItems bounds one zip download.
+	MaxDownloadItems = 100
+)
+
+// Routes registers the handlers.
+func (h *Handlers) Routes(rt *httpx.Router) {
+	rt.Authed("GET /v1/history", h.list)
+	rt.Authed("GET /v1/history/{history_item_id}", h.get)
+	rt.Authed("GET /v1/history/{history_item_id}/audio", h.audio)
+	rt.Authed("DELETE /v1/history/{history_item_id}", h.delete)
+	rt.Authed("POST /v1/history/download", h.download)
+	rt.Authed("POST /v1/history/{history_item_id}/feedback", h.feedback)
+	rt.Authed("GET /v1/history/{history_item_id}/share-link", h.shareLink)
+	rt.Public("GET /api/share/{token}", h.shared)
+	rt.Public("GET /api/share/{token}/audio", h.sharedAudio)
+}
+
+func notFound(id string) error {
+	return httpx.Errorf(http.StatusNotFound, "history_item_not_found", "History item '%s' was not found.", id)
+}
+
+func (h *Handlers) item(r *http.Request) (*store.HistoryItem, error) {
+	id := r.PathValue("history_item_id")
+	it, err := h.DB.History(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notFound(id)
+	}
+	return it, err
+}
+
+// JSON renders an item as the API's SpeechHistoryItemResponseModel.
+func JSON(it *store.HistoryItem) map[string]any {
+	var settings, feedback, alignments any
+	if it.Settings != "" {
+		_ = json.Unmarshal([]byte(it.Settings), &settings)
+	}
+	if it.Feedback != "" {
+		_ = json.Unmarshal([]byte(it.Feedback), &feedback)
+	}
+	if it.Alignments != "" {
+		_ = json.Unmarshal([]byte(it.Alignments), &alignments)
+	}
+	var share any
+	if it.ShareToken != "" {
+		share = it.ShareToken
+	}
+	return map[string]any{
+		"history_item_id":             it.ID,
+		"request_id":                  it.RequestID,
+		"voice_id":                    it.VoiceID,
+		"model_id":                    it.ModelID,
+		"voice_name":                  it.VoiceName,
+		"voice_category":              it.VoiceCategory,
+		"text":                        it.Text,
+		"date_unix":                   it.DateUnix,
+		"character_count_change_from": it.CharFrom,
+		"character_count_change_to":   it.CharTo,
+		"content_type":                it.ContentType,
+		"state":                       it.State,
+		"settings":                    settings,
+		"feedback":                    feedback,
+		"share_link_id":               share,
+		"source":                      it.Source,
+		"alignments":                  alignments,
+		"dialogue":                    nil,
+		"output_format":               it.OutputFormat,
+	}
+}
+
+func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	var v httpx.Validator
+	f := store.HistoryFilter{PageSize: 100, StartAfterID: q.Get("start_after_history_item_id"), VoiceID: q.Get("voice_id"),
+		ModelID: q.Get("model_id"), Search: q.Get("search"), Source: q.Get("source")}
+	if s := q.Get("page_size"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1000 {
+			v.Add("query", "page_size", "value_error", "Input should be an integer between 1 and 1000.")
+		}
+		f.PageSize = n
+	}
+	if f.Source != "" && f.Source != "TTS" && f.Source != "STS" && f.Source != "Flows" {
+		v.Add("query", "source", "enum", "Input should be 'TTS', 'STS' or 'Flows'.")
+	}
+	for name, dst := range map[string]*int64{"date_before_unix": &f.DateBefore, "date_after_unix": &f.DateAfter} {
+		if s := q.Get(name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				v.Add("query", name, "int_parsing", "Input should be a valid integer.")
+			}
+			*dst = n
+		}
+	}
+	switch q.Get("sort_direction") {
+	case "", "desc":
+	case "asc":
+		f.Ascending = true
+	default:
+		v.Add("query", "sort_direction", "enum", "Input should be 'asc' or 'desc'.")
+	}
+	if len(f.Search) > 500 {
+		v.Add("query", "search", "too_long", "At most 500 characters.")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	items, more, err := h.DB.ListHistory(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, f)
+	if errors.Is(err, store.ErrNotFound) {
+		return httpx.Invalid("query", "start_after_history_item_id", "value_error", "No history item with that id.")
+	}
+	if err != nil {
+		return err
+	}
+	out := make([]map[string]any, 0, len(items))
+	for i := range items {
+		out = append(out, JSON(&items[i]))
+	}
+	var last, scanned any
+	if len(items) > 0 {
+		last = items[len(items)-1].ID
+		scanned = items[len(items)-1].DateUnix
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"history": out, "has_more": more, "last_history_item_id": last, "scanned_until": scanned})
+	return nil
+}
+
+func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
+	it, err := h.item(r)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, JSON(it))
+	return nil
+}
+
+func (h *Handlers) audioOf(r *http.Request, it *store.HistoryItem) ([]byte, error) {
+	if it.State != store.StateCreated || it.BlobKey == "" {
+		return nil, httpx.Errorf(http.StatusNotFound, "history_audio_not_found", "The audio of history item '%s' is not ready.", it.ID)
+	}
+	data, err := h.Blob.Get(r.Context(), it.BlobKey)
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, httpx.Errorf(http.StatusNotFound, "history_audio_not_found", "The audio of history item '%s' is gone.", it.ID)
+	}
+	return data, err
+}
+
+func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
+	it, err := h.item(r)
+	if err != nil {
+		return err
+	}
+	data, err := h.audioOf(r, it)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", it.ContentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	_, err = w.Write(data)
+	return err
+}
+
+func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("history_item_id")
+	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	err := h.DB.MarkHistoryDeleted(r.Context(), ws, id, time.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(id)
+	}
+	if err != nil {
+		return err
+	}
+	if h.OnDelete != nil {
+		h.OnDelete(ws, id)
+	}
+	httpx.OK(w)
+	return nil
+}
+
+func (h *Handlers) download(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		IDs          []string `json:"history_item_ids"`
+		OutputFormat *string  `json:"output_format"`
+	}
+	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
+		return err
+	}
+	var v httpx.Validator
+	if len(body.IDs) == 0 {
+		v.Add("body", "history_item_ids", "missing", "Field required: at least one history item id.")
+	} else if len(body.IDs) > MaxDownloadItems {
+		v.Add("body", "history_item_ids", "too_long", fmt.Sprintf("At most %d items per download.", MaxDownloadItems))
+	}
+	wav := false
+	if body.OutputFormat != nil && *body.OutputFormat != "" {
+		if *body.OutputFormat != "wav" {
+			v.Add("body", "output_format", "enum", "Input should be 'wav' or left out (the original format).")
+		}
+		wav = true
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	type file struct {
+		name string
+		data []byte
+		ct   string
+	}
+	var files []file
+	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	used := map[string]int{}
+	for _, id := range body.IDs {
+		it, err := h.DB.History(r.Context(), ws, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		data, err := h.audioOf(r, it)
+		if err != nil {
+			return err
+		}
+		ext, ct := extOf(it), it.ContentType
+		if wav && ext != "wav" {
+			samples, rate, err := audio.Decode(r.Context(), data)
+			if err != nil {
+				return err
+			}
+			data, ext, ct = audio.WAV(samples, rate), "wav", "audio/wav"
+		}
+		name := FileName(it, ext)
+		if n := used[name]; n > 0 {
+			name = strings.TrimSuffix(name, "."+ext) + "_" + strconv.Itoa(n) + "." + ext
+		}
+		used[FileName(it, ext)]++
+		files = append(files, file{name, data, ct})
+	}
+	if len(files) == 1 {
+		w.Header().Set("Content-Type", files[0].ct)
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", files[0].name))
+		_, err := w.Write(files[0].data)
+		return err
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range files {
+		fw, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Store, Modified: time.Now()})
+		if err != nil {
+			return err
+		}
+		if _, err := fw.Write(f.data); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", `attachment; filename="history.zip"`)
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func extOf(it *store.HistoryItem) string {
+	if f, err := audio.ParseFormat(it.OutputFormat); err == nil {
+		return f.Ext()
+	}
+	return "mp3"
+}
+
+var unsafeName = regexp.MustCompile(`[^\p{L}\p{N}_.\-]`)
+
+// FileName is the download name of an item (spec §5, §9): the voice and the start of the text
+// with forbidden characters removed, spaces as underscores, the text cut to 20 characters, the
+// voice settings as percent values, and the output format's extension.
+func FileName(it *store.HistoryItem, ext string) string {
+	clean := func(s string, n int) string {
+		s = unsafeName.ReplaceAllString(strings.ReplaceAll(strings.TrimSpace(s), " ", "_"), "")
+		if utf8.RuneCountInString(s) > n {
+			s = string([]rune(s)[:n])
+		}
+		return s
+	}
+	var st struct {
+		Stability, SimilarityBoost, Style float64
+		UseSpeakerBoost                   bool `json:"use_speaker_boost"`
+	}
+	var raw map[string]any
+	_ = json.Unmarshal([]byte(it.Settings), &raw)
+	if x, ok := raw["stability"].(float64); ok {
+		st.Stability = x
+	}
+	if x, ok := raw["similarity_boost"].(float64); ok {
+		st.SimilarityBoost = x
+	}
+	if x, ok := raw["style"].(float64); ok {
+		st.Style = x
+	}
+	st.UseSpeakerBoost, _ = raw["use_speaker_boost"].(bool)
+	boost := ""
+	if st.UseSpeakerBoost {
+		boost = "_b"
+	}
+	date := time.Unix(it.DateUnix, 0).UTC().Format("2006-01-02T15_04_05")
+	name := fmt.Sprintf("Timbre_%s_%s_s%d_sb%d_se%d%s_%s", date, clean(it.VoiceName, 40), pct(st.Stability), pct(st.SimilarityBoost), pct(st.Style), boost, clean(it.Text, 20))
+	if len(name) > 250 {
+		name = name[:250]
+	}
+	return strings.TrimRight(name, "_") + "." + ext
+}
+
+func pct(x float64) int { return int(x*100 + 0.5) }
+
+type feedbackBody struct {
+	ThumbsUp        *bool   `json:"thumbs_up"`
+	Feedback        *string `json:"feedback"`
+	Emotions        bool    `json:"emotions"`
+	InaccurateClone bool    `json:"inaccurate_clone"`
+	Glitches        bool    `json:"glitches"`
+	AudioQuality    bool    `json:"audio_quality"`
+	Other           bool    `json:"other"`
+	ReviewStatus    string  `json:"review_status,omitempty"`
+}
+
+// ReviewedMessage is the spec's message for locked feedback.
+const ReviewedMessage = "This feedback cannot be changed as it was already reviewed."
+
+func (h *Handlers) feedback(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("history_item_id")
+	var b feedbackBody
+	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
+		return err
+	}
+	var v httpx.Validator
+	if b.ThumbsUp == nil {
+		v.Add("body", "thumbs_up", "missing", "Field required.")
+	}
+	text := ""
+	if b.Feedback != nil {
+		text = strings.TrimSpace(*b.Feedback)
+	}
+	if n := utf8.RuneCountInString(text); n > FeedbackMax {
+		v.Add("body", "feedback", "too_long", fmt.Sprintf("Feedback must be at most %d characters.", FeedbackMax))
+	} else if n > 0 && n < FeedbackMin {
+		v.Add("body", "feedback", "too_short", fmt.Sprintf("Feedback must be at least %d characters.", FeedbackMin))
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	b.Feedback = &text
+	b.ReviewStatus = "not_reviewed"
+	data, _ := json.Marshal(b)
+	err := h.DB.SetFeedback(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, id, string(data))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return notFound(id)
+	case errors.Is(err, store.ErrFeedbackReviewed):
+		return httpx.Errorf(http.StatusBadRequest, "feedback_already_reviewed", ReviewedMessage)
+	case err != nil:
+		return err
+	}
+	httpx.OK(w)
+	return nil
+}
+
+func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
+	it, err := h.item(r)
+	if err != nil {
+		return err
+	}
+	if it.State != store.StateCreated {
+		return httpx.Errorf(http.StatusConflict, "history_item_not_ready", "The item's audio is not ready yet.")
+	}
+	token, err := h.DB.SetShareToken(r.Context(), it.WorkspaceID, it.ID, store.RandomString(24))
+	if err != nil {
+		return err
+	}
+	u, err := h.DB.UserByID(r.Context(), it.UserID)
+	name := ""
+	if err == nil {
+		name = strings.SplitN(u.Email, "@", 2)[0]
+		if u.FirstName != "" {
+			name = u.FirstName
+		}
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"share_link": h.PublicURL + "/share/" + token, "public_user_name": name})
+	return nil
+}
+
+func (h *Handlers) sharedItem(r *http.Request) (*store.HistoryItem, error) {
+	it, err := h.DB.HistoryByShareToken(r.Context(), r.PathValue("token"))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpx.Errorf(http.StatusNotFound, "share_link_not_found", "This share link does not exist or was removed.")
+	}
+	return it, err
+}
+
+func (h *Handlers) shared(w http.ResponseWriter, r *http.Request) error {
+	it, err := h.sharedItem(r)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"text": it.Text, "voice_name": it.VoiceName, "date_unix": it.DateUnix,
+		"content_type": it.ContentType, "audio_url": "/api/share/" + it.ShareToken + "/audio"})
+	return nil
+}
+
+func (h *Handlers) sharedAudio(w http.ResponseWriter, r *http.Request) error {
+	it, err := h.sharedItem(r)
+	if err != nil {
+		return err
+	}
+	data, err := h.audioOf(r, it)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", it.ContentType)
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	_, err = w.Write(data)
+	return err
+}

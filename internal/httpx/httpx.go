@@ -1,0 +1,193 @@
+// Package httpx holds what every HTTP handler shares: the API's error shapes, JSON reading with
+// size limits and field validation, and the authenticated caller carried in the request context.
+package httpx
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+)
+
+// Error is an application error in the API's shape {"detail":{"status","message"}}.
+type Error struct {
+	HTTPStatus int
+	Status     string
+	Message    string
+}
+
+func (e *Error) Error() string { return e.Status + ": " + e.Message }
+
+// Errorf builds an application error.
+func Errorf(httpStatus int, status, format string, args ...any) *Error {
+	return &Error{HTTPStatus: httpStatus, Status: status, Message: fmt.Sprintf(format, args...)}
+}
+
+// Common errors.
+var (
+	ErrUnauthorized = &Error{http.StatusUnauthorized, "invalid_api_key", "Invalid API key"}
+	ErrNotFound     = &Error{http.StatusNotFound, "not_found", "Not found"}
+	ErrCSRF         = &Error{http.StatusForbidden, "csrf_failed", "The request's CSRF token is missing or wrong. Reload the page and try again."}
+)
+
+// FieldError is one entry of a 422 validation error.
+type FieldError struct {
+	Loc  []any  `json:"loc"`
+	Msg  string `json:"msg"`
+	Type string `json:"type"`
+}
+
+// ValidationError is a 422 {"detail":[{loc,msg,type}]}.
+type ValidationError struct{ Fields []FieldError }
+
+func (v *ValidationError) Error() string {
+	parts := make([]string, len(v.Fields))
+	for i, f := range v.Fields {
+		parts[i] = fmt.Sprint(f.Loc) + ": " + f.Msg
+	}
+	return "validation: " + strings.Join(parts, "; ")
+}
+
+// Invalid is a validation error naming one field; where is "body", "query" or "path".
+func Invalid(where, field, typ, msg string) *ValidationError {
+	return &ValidationError{Fields: []FieldError{{Loc: []any{where, field}, Msg: msg, Type: typ}}}
+}
+
+// Validator collects field errors.
+type Validator struct{ fields []FieldError }
+
+// Add records a problem with a field.
+func (v *Validator) Add(where, field, typ, msg string) {
+	v.fields = append(v.fields, FieldError{Loc: []any{where, field}, Msg: msg, Type: typ})
+}
+
+// Err returns the collected errors, or nil.
+func (v *Validator) Err() error {
+	if len(v.fields) == 0 {
+		return nil
+	}
+	return &ValidationError{Fields: v.fields}
+}
+
+// WriteJSON writes v as JSON with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// OK writes {"status":"ok"}, the API's answer to a successful change.
+func OK(w http.ResponseWriter) { WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"}) }
+
+// WriteError writes err in the API's shape: validation errors as 422, *Error as itself, anything
+// else as a logged 500 that tells the caller nothing internal.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	var ve *ValidationError
+	var ae *Error
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &ve):
+		WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": ve.Fields})
+	case errors.As(err, &ae):
+		WriteJSON(w, ae.HTTPStatus, map[string]any{"detail": map[string]string{"status": ae.Status, "message": ae.Message}})
+	case errors.As(err, &mbe):
+		WriteJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"detail": map[string]string{"status": "payload_too_large",
+			"message": fmt.Sprintf("The request body is larger than the limit of %d bytes.", mbe.Limit)}})
+	case errors.Is(err, context.Canceled):
+		// The client went away; nothing to tell it.
+	default:
+		Logger(r.Context()).Error("request failed", "err", err)
+		WriteJSON(w, http.StatusInternalServerError, map[string]any{"detail": map[string]string{"status": "internal_error", "message": "Something went wrong, please try again later."}})
+	}
+}
+
+// DecodeJSON reads a JSON body of at most limit bytes into dst. Unknown fields are ignored (the
+// API adds fields over time and SDKs send them), but malformed JSON and wrong types give a 422
+// naming the field.
+func DecodeJSON(r *http.Request, limit int64, dst any) error {
+	body := http.MaxBytesReader(nil, r.Body, limit)
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return err
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return Invalid("body", "body", "missing", "Field required: the request needs a JSON body.")
+	}
+	if err := json.Unmarshal(data, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := te.Field
+			if field == "" {
+				field = "body"
+			}
+			return Invalid("body", field, "type_error", fmt.Sprintf("Input should be a valid %s.", te.Type.Kind()))
+		}
+		return Invalid("body", "body", "json_invalid", "JSON decode error: "+err.Error())
+	}
+	return nil
+}
+
+type ctxKey int
+
+const (
+	callerKey ctxKey = iota
+	loggerKey
+	requestIDKey
+)
+
+// Caller is who a request acts for.
+type Caller struct {
+	UserID      string
+	WorkspaceID string
+	APIKeyID    string // set when authenticated by xi-api-key
+	ViaSession  bool   // authenticated by the web session cookie
+}
+
+// WithCaller stores the caller in ctx.
+func WithCaller(ctx context.Context, c *Caller) context.Context {
+	return context.WithValue(ctx, callerKey, c)
+}
+
+// CallerFrom returns the request's caller, or nil when unauthenticated.
+func CallerFrom(ctx context.Context) *Caller {
+	c, _ := ctx.Value(callerKey).(*Caller)
+	return c
+}
+
+// WithLogger stores a request-scoped logger.
+func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey, l)
+}
+
+// Logger returns the request-scoped logger (with its request id), or the default one.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// WithRequestID stores the request id.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey, id)
+}
+
+// RequestID returns the request id.
+func RequestID(ctx context.Context) string {
+	s, _ := ctx.Value(requestIDKey).(string)
+	return s
+}
+
+// Handler is an http handler that returns an error to be written in the API's shape.
+type Handler func(w http.ResponseWriter, r *http.Request) error
+
+// ServeHTTP runs h and writes its error, if any.
+func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h(w, r); err != nil {
+		WriteError(w, r, err)
+	}
+}

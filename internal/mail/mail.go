@@ -1,0 +1,140 @@
+// Package mail sends the product's mail: through SMTP when configured, otherwise to the log and
+// the development mailbox (kept in the database, shown at /app/dev/mailbox) so sign-up works out
+// of the box.
+package mail
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"mime"
+	"net"
+	"net/smtp"
+	"strconv"
+	"strings"
+	"time"
+
+	"timbre/internal/store"
+)
+
+// Message is one mail.
+type Message struct {
+	To, Subject, Text, HTML string
+}
+
+// Sender delivers messages.
+type Sender interface {
+	Send(ctx context.Context, m Message) error
+	// Mailbox says whether messages land in the development mailbox (no real delivery).
+	Mailbox() bool
+}
+
+// SMTPConfig is how to reach an SMTP server.
+type SMTPConfig struct {
+	Host, Username, Password, From string
+	Port                           int
+}
+
+// New returns an SMTP sender when cfg.Host is set, else the development mailbox.
+func New(cfg SMTPConfig, db *store.DB, log *slog.Logger) Sender {
+	if cfg.Host == "" {
+		return &devMailbox{db: db, log: log}
+	}
+	return &smtpSender{cfg: cfg}
+}
+
+type devMailbox struct {
+	db  *store.DB
+	log *slog.Logger
+}
+
+func (d *devMailbox) Mailbox() bool { return true }
+
+func (d *devMailbox) Send(ctx context.Context, m Message) error {
+	d.log.Info("mail (development mailbox: no SMTP server configured)", "to", m.To, "subject", m.Subject, "text", m.Text)
+	return d.db.AddMail(ctx, store.Mail{To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML})
+}
+
+type smtpSender struct{ cfg SMTPConfig }
+
+func (s *smtpSender) Mailbox() bool { return false }
+
+func (s *smtpSender) Send(ctx context.Context, m Message) error {
+	addr := net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
+	d := net.Dialer{Timeout: 15 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("smtp dial %s: %w", addr, err)
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(dl)
+	} else {
+		_ = conn.SetDeadline(time.Now().Add(time.Minute))
+	}
+	c, err := smtp.NewClient(conn, s.cfg.Host)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("STARTTLS"); ok {
+		if err := c.StartTLS(&tls.Config{ServerName: s.cfg.Host}); err != nil {
+			return fmt.Errorf("smtp starttls: %w", err)
+		}
+	}
+	if s.cfg.Username != "" {
+		if err := c.Auth(smtp.PlainAuth("", s.cfg.Username, s.cfg.Password, s.cfg.Host)); err != nil {
+			return fmt.Errorf("smtp auth: %w", err)
+		}
+	}
+	from := s.cfg.From
+	if a, err := parseAddr(from); err == nil {
+		from = a
+	}
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	if err := c.Rcpt(m.To); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(compose(s.cfg.From, m)); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// compose builds a multipart/alternative message with a text and an HTML part.
+func compose(from string, m Message) []byte {
+	boundary := "timbre-" + store.RandomString(16)
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\n", from, m.To, mime.QEncoding.Encode("utf-8", m.Subject), time.Now().Format(time.RFC1123Z))
+	fmt.Fprintf(&b, "Content-Type: multipart/alternative; boundary=%q\r\n\r\n", boundary)
+	fmt.Fprintf(&b, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n", boundary, crlf(m.Text))
+	if m.HTML != "" {
+		fmt.Fprintf(&b, "--%s\r\nContent-Type: text/html; charset=utf-8\r\n\r\n%s\r\n", boundary, crlf(m.HTML))
+	}
+	fmt.Fprintf(&b, "--%s--\r\n", boundary)
+	return []byte(b.String())
+}
+
+func crlf(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+}
+
+func parseAddr(s string) (string, error) {
+	if i, j := strings.LastIndex(s, "<"), strings.LastIndex(s, ">"); i >= 0 && j > i {
+		return s[i+1 : j], nil
+	}
+	if strings.Contains(s, "@") {
+		return strings.TrimSpace(s), nil
+	}
+	return "", fmt.Errorf("bad address %q", s)
+}

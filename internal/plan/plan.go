@@ -1,0 +1,64 @@
+// Package plan holds the subscription tiers and their limits: the numbers of the product
+// specification (§9), kept as data in one place and pinned by tests.
+package plan
+
+// Tier is one subscription plan.
+type Tier struct {
+	ID               string // plan_id / tier
+	Name             string
+	PriceCentsUSD    int64 // monthly
+	CharacterLimit   int64 // credits per month; -1 = unlimited
+	VoiceLimit       int   // custom voices
+	Concurrency      int   // simultaneous speech requests
+	Seats            int
+	ProVoiceLimit    int
+	ExtraCostPer1000 string // overage price per 1000 characters, "" when not offered
+	Paying           bool
+}
+
+// Tiers in the spec's order (free … Business). Enterprise is custom and unlimited.
+var Tiers = []Tier{
+	{ID: "free", Name: "Free", PriceCentsUSD: 0, CharacterLimit: 10_000, VoiceLimit: 3, Concurrency: 2, Seats: 1, ProVoiceLimit: 0},
+	{ID: "starter", Name: "Starter", PriceCentsUSD: 500, CharacterLimit: 30_000, VoiceLimit: 10, Concurrency: 3, Seats: 1, ProVoiceLimit: 0, Paying: true},
+	{ID: "creator", Name: "Creator", PriceCentsUSD: 2200, CharacterLimit: 100_000, VoiceLimit: 30, Concurrency: 5, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.30", Paying: true},
+	{ID: "pro", Name: "Pro", PriceCentsUSD: 9900, CharacterLimit: 500_000, VoiceLimit: 160, Concurrency: 10, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.24", Paying: true},
+	{ID: "growing_business", Name: "Scale", PriceCentsUSD: 33000, CharacterLimit: 2_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 3, ProVoiceLimit: 1, ExtraCostPer1000: "0.18", Paying: true},
+	{ID: "scale_2024_08_10", Name: "Business", PriceCentsUSD: 132000, CharacterLimit: 11_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 5, ProVoiceLimit: 3, ExtraCostPer1000: "0.10", Paying: true},
+	{ID: "enterprise", Name: "Enterprise", CharacterLimit: -1, VoiceLimit: 10_000, Concurrency: 15, Seats: 25, ProVoiceLimit: 3},
+}
+
+// Default is the tier of a new workspace.
+const Default = "free"
+
+// Get returns the tier with id, or the free tier for an unknown id.
+func Get(id string) Tier {
+	for _, t := range Tiers {
+		if t.ID == id {
+			return t
+		}
+	}
+	return Tiers[0]
+}
+
+// Rank orders tiers (free = 0); used for "creator or above" checks.
+func Rank(id string) int {
+	for i, t := range Tiers {
+		if t.ID == id {
+			return i
+		}
+	}
+	return 0
+}
+
+// AtLeast says whether tier id is minimum or above.
+func AtLeast(id, minimum string) bool { return Rank(id) >= Rank(minimum) }
+
+// MaxVoiceAddEdits is the spec's derived limit: round(1.5 × voice_limit + 50).
+func MaxVoiceAddEdits(t Tier) int { return int(1.5*float64(t.VoiceLimit) + 50 + 0.5) }
+
+// Text limits per request (characters), as the API's models document them.
+const (
+	MaxCharsFree       = 2500
+	MaxCharsSubscribed = 5000
+	MaxCharsPerRequest = 10000
+)

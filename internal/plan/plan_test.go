@@ -1,0 +1,37 @@
+package plan
+
+import "testing"
+
+// The spec (§9) gives these numbers; a change here must be a change of the spec.
+func TestTiersMatchSpec(t *testing.T) {
+	want := []struct {
+		id          string
+		chars       int64
+		voices      int
+		concurrency int
+		seats       int
+		price       int64
+	}{
+		{"free", 10000, 3, 2, 1, 0},
+		{"starter", 30000, 10, 3, 1, 500},
+		{"creator", 100000, 30, 5, 1, 2200},
+		{"pro", 500000, 160, 10, 1, 9900},
+		{"growing_business", 2000000, 660, 15, 3, 33000},
+		{"scale_2024_08_10", 11000000, 660, 15, 5, 132000},
+	}
+	for _, w := range want {
+		got := Get(w.id)
+		if got.ID != w.id || got.CharacterLimit != w.chars || got.VoiceLimit != w.voices || got.Concurrency != w.concurrency || got.Seats != w.seats || got.PriceCentsUSD != w.price {
+			t.Errorf("%s: got %+v", w.id, got)
+		}
+	}
+	if Get("nope").ID != "free" {
+		t.Error("unknown tier should fall back to free")
+	}
+	if !AtLeast("pro", "creator") || AtLeast("starter", "creator") {
+		t.Error("tier order wrong")
+	}
+	if MaxVoiceAddEdits(Get("free")) != 55 {
+		t.Errorf("max voice add/edits for free = %d, want round(1.5*3+50)=55", MaxVoiceAddEdits(Get("free")))
+	}
+}

@@ -1,0 +1,362 @@
+package speech
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"timbre/internal/audio"
+	"timbre/internal/blob"
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+	"timbre/internal/textnorm"
+	"timbre/internal/voice"
+)
+
+// Handlers serves the speech routes.
+type Handlers struct {
+	Svc     *Service
+	MaxBody int64
+}
+
+// Routes registers the handlers.
+func (h *Handlers) Routes(rt *httpx.Router) {
+	rt.Authed("POST /v1/text-to-speech/{voice_id}", h.tts(false, false))
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream", h.tts(true, false))
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/with-timestamps", h.tts(false, true))
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream/with-timestamps", h.tts(true, true))
+	rt.Authed("POST /v1/audio/speech", h.openAISpeech)
+	rt.Authed("GET /v1/models", listModels)
+	rt.Public("GET /api/voices/{voice_id}/preview.mp3", h.preview)
+}
+
+// ExposedHeaders are the audio response headers browsers may read (CORS).
+var ExposedHeaders = []string{"request-id", "history-item-id", "character-cost", "current-concurrent-requests", "maximum-concurrent-requests"}
+
+func (h *Handlers) tts(stream, timestamps bool) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := r.URL.Query()
+		var v httpx.Validator
+		formatName := q.Get("output_format")
+		if formatName == "" {
+			formatName = audio.DefaultFormat
+		}
+		allowed := audio.NonStreamingFormats
+		if stream {
+			allowed = audio.StreamingFormats
+		}
+		format, err := audio.ParseFormat(formatName)
+		if err != nil || !slices.Contains(allowed, formatName) {
+			v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(allowed, ", ")))
+		}
+		logging := true
+		if s := q.Get("enable_logging"); s != "" {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				v.Add("query", "enable_logging", "bool_parsing", "Input should be a valid boolean.")
+			}
+			logging = b
+		}
+		if s := q.Get("optimize_streaming_latency"); s != "" {
+			if n, err := strconv.Atoi(s); err != nil || n < 0 || n > 4 {
+				v.Add("query", "optimize_streaming_latency", "value_error", "Input should be an integer from 0 to 4.")
+			}
+		}
+		if err := v.Err(); err != nil {
+			return err
+		}
+		var body Body
+		if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
+			return err
+		}
+		c := httpx.CallerFrom(r.Context())
+		job, err := h.Svc.Prepare(r.Context(), c, r.PathValue("voice_id"), &body, format, logging)
+		if err != nil {
+			return err
+		}
+		return h.Svc.Serve(w, r, job, stream, timestamps)
+	}
+}
+
+// Serve runs a prepared job and writes its response: audio bytes, streamed audio, JSON with
+// timestamps, or newline-delimited JSON chunks.
+func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, timestamps bool) error {
+	release, err := s.Slots.Acquire(j.WorkspaceID, j.tier.Concurrency)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := s.Begin(r.Context(), j); err != nil {
+		return err
+	}
+	hdr := w.Header()
+	hdr.Set("request-id", j.RequestID)
+	hdr.Set("character-cost", strconv.FormatInt(j.Cost, 10))
+	hdr.Set("current-concurrent-requests", strconv.Itoa(s.Slots.InUse(j.WorkspaceID)))
+	hdr.Set("maximum-concurrent-requests", strconv.Itoa(j.tier.Concurrency))
+	if j.HistoryID != "" {
+		hdr.Set("history-item-id", j.HistoryID)
+	}
+	var encoded []byte
+	var al *Alignments
+	tw := &trackingWriter{ResponseWriter: w}
+	w = tw
+	switch {
+	case !stream:
+		encoded, al, err = s.whole(r.Context(), j)
+		if err == nil {
+			if timestamps {
+				hdr.Set("Content-Type", "application/json")
+				err = json.NewEncoder(w).Encode(map[string]any{"audio_base64": base64.StdEncoding.EncodeToString(encoded), "alignment": al.Alignment, "normalized_alignment": al.NormalizedAlignment})
+			} else {
+				hdr.Set("Content-Type", j.Format.ContentType())
+				hdr.Set("Content-Length", strconv.Itoa(len(encoded)))
+				_, err = w.Write(encoded)
+			}
+		}
+	case !timestamps:
+		hdr.Set("Content-Type", j.Format.ContentType())
+		encoded, al, err = s.streamAudio(r.Context(), j, w)
+	default:
+		hdr.Set("Content-Type", "application/json")
+		encoded, al, err = s.streamTimestamps(r.Context(), j, w)
+	}
+	if err != nil {
+		s.Fail(j)
+		if tw.wrote {
+			httpx.Logger(r.Context()).Error("stream failed after it started", "err", err)
+			return nil // the status line is gone; the client sees a cut stream
+		}
+		for _, k := range []string{"history-item-id", "character-cost", "Content-Length"} {
+			hdr.Del(k)
+		}
+		return err
+	}
+	if err := s.Finish(context.WithoutCancel(r.Context()), j, encoded, al); err != nil {
+		httpx.Logger(r.Context()).Error("storing history audio failed", "err", err, "history_item_id", j.HistoryID)
+	}
+	return nil
+}
+
+// whole synthesizes everything, then encodes once.
+func (s *Service) whole(ctx context.Context, j *Job) ([]byte, *Alignments, error) {
+	var pcm []int16
+	rate := 0
+	al := &Alignments{}
+	err := s.Run(ctx, j, func(c Chunk) error {
+		if rate == 0 {
+			rate = c.Rate
+		}
+		pcm = append(pcm, resampleIf(c.PCM, c.Rate, rate)...)
+		al.Alignment.append(c.Original)
+		al.NormalizedAlignment.append(c.Normalized)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := audio.Encode(ctx, pcm, rate, j.Format)
+	return out, al, err
+}
+
+// streamAudio sends encoded audio as each sentence is ready, and keeps a copy for history.
+func (s *Service) streamAudio(ctx context.Context, j *Job, w http.ResponseWriter) ([]byte, *Alignments, error) {
+	var keep bytes.Buffer
+	out := io.Writer(&flushWriter{w: w})
+	if j.Logging {
+		out = io.MultiWriter(out, &keep)
+	}
+	var enc *audio.StreamEncoder
+	rate := 0
+	al := &Alignments{}
+	err := s.Run(ctx, j, func(c Chunk) error {
+		if enc == nil {
+			rate = c.Rate
+			var err error
+			if enc, err = audio.NewStreamEncoder(ctx, rate, j.Format, out); err != nil {
+				return err
+			}
+		}
+		al.Alignment.append(c.Original)
+		al.NormalizedAlignment.append(c.Normalized)
+		return enc.Write(resampleIf(c.PCM, c.Rate, rate))
+	})
+	if enc != nil {
+		if cerr := enc.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return keep.Bytes(), al, err
+}
+
+// streamTimestamps sends one JSON line per sentence: its encoded audio and the alignment of the
+// characters it covers (times from the start of the whole audio).
+func (s *Service) streamTimestamps(ctx context.Context, j *Job, w http.ResponseWriter) ([]byte, *Alignments, error) {
+	var keep bytes.Buffer
+	pending := &lockedBuffer{}
+	var enc *audio.StreamEncoder
+	rate := 0
+	al := &Alignments{}
+	fw := &flushWriter{w: w}
+	line := func(orig, norm *Alignment) error {
+		b := pending.take()
+		if len(b) == 0 && orig == nil {
+			return nil
+		}
+		keep.Write(b)
+		msg := map[string]any{"audio_base64": base64.StdEncoding.EncodeToString(b), "alignment": orig, "normalized_alignment": norm}
+		data, _ := json.Marshal(msg)
+		_, err := fw.Write(append(data, '\n'))
+		return err
+	}
+	err := s.Run(ctx, j, func(c Chunk) error {
+		if enc == nil {
+			rate = c.Rate
+			var err error
+			if enc, err = audio.NewStreamEncoder(ctx, rate, j.Format, pending); err != nil {
+				return err
+			}
+		}
+		al.Alignment.append(c.Original)
+		al.NormalizedAlignment.append(c.Normalized)
+		if err := enc.Write(resampleIf(c.PCM, c.Rate, rate)); err != nil {
+			return err
+		}
+		return line(&c.Original, &c.Normalized)
+	})
+	if enc != nil {
+		if cerr := enc.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil {
+		err = line(nil, nil) // what the encoder still held
+	}
+	return keep.Bytes(), al, err
+}
+
+func resampleIf(pcm []int16, from, to int) []int16 {
+	if from == to || from == 0 {
+		return pcm
+	}
+	return audio.Resample(pcm, from, to)
+}
+
+// flushWriter flushes after every write so each chunk reaches the client at once.
+type flushWriter struct {
+	w http.ResponseWriter
+}
+
+func (f *flushWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if fl, ok := f.w.(http.Flusher); ok {
+		fl.Flush()
+	} else {
+		_ = http.NewResponseController(f.w).Flush()
+	}
+	return n, err
+}
+
+// lockedBuffer collects encoder output written from the encoder's goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) take() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := bytes.Clone(b.buf.Bytes())
+	b.buf.Reset()
+	return out
+}
+
+// preview serves (generating on first use) a voice's preview clip. Previews are public, as the
+// API's preview_url values are.
+func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
+	data, err := h.Svc.Preview(r.Context(), r.PathValue("voice_id"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "audio/mpeg")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	_, err = w.Write(data)
+	return err
+}
+
+// Preview returns the stored preview of a premade voice, generating and storing it if missing.
+func (s *Service) Preview(ctx context.Context, voiceID string) ([]byte, error) {
+	v, err := s.DB.Voice(ctx, "", voiceID) // premade voices only: previews are public
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpx.Errorf(http.StatusNotFound, "voice_not_found", "A voice with voice_id '%s' was not found.", voiceID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if v.PreviewKey != "" {
+		data, err := s.Blob.Get(ctx, v.PreviewKey)
+		if err == nil {
+			return data, nil
+		}
+		if !errors.Is(err, blob.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return s.GeneratePreview(ctx, v)
+}
+
+// GeneratePreview synthesizes a voice's preview clip and stores it.
+func (s *Service) GeneratePreview(ctx context.Context, v *store.Voice) ([]byte, error) {
+	format, _ := audio.ParseFormat("mp3_44100_128")
+	j := &Job{Voice: v, Model: Models[0], Settings: voice.Defaults, Language: v.Language, Format: format}
+	j.Prosody = j.Settings.Prosody(voice.Base(v))
+	j.Text = voice.PreviewText(v.Language)
+	j.Normalized, j.Mapping = j.Text, identity(len(j.Text))
+	j.Spans = textnorm.SplitSentences(j.Text)
+	data, _, err := s.whole(ctx, j)
+	if err != nil {
+		return nil, err
+	}
+	key := "previews/" + v.ID + ".mp3"
+	if err := s.Blob.Put(ctx, key, data, "audio/mpeg"); err != nil {
+		return nil, err
+	}
+	if err := s.DB.SetVoicePreview(ctx, v.ID, key); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// trackingWriter remembers whether any of the body was sent.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) Write(p []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(p)
+}
+
+func (t *trackingWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

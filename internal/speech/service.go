@@ -1,0 +1,374 @@
+// Package speech is text to speech: request validation, charging, the sentence-by-sentence
+// synthesis pipeline, encoding, history rows and audio, and the /v1/text-to-speech routes.
+package speech
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"timbre/internal/audio"
+	"timbre/internal/blob"
+	"timbre/internal/engine"
+	"timbre/internal/httpx"
+	"timbre/internal/plan"
+	"timbre/internal/store"
+	"timbre/internal/textnorm"
+	"timbre/internal/voice"
+)
+
+// Service synthesizes speech for workspaces.
+type Service struct {
+	DB      *store.DB
+	Blob    *blob.Store
+	Voices  *voice.Service
+	Engines map[string]engine.Synthesizer
+	Slots   Slots
+	Now     func() time.Time
+	// OnSynth observes seconds of audio synthesized (metrics); may be nil.
+	OnSynth func(engine string, audioSeconds float64)
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Body is the JSON body of the text-to-speech routes (every field of the API's schema).
+type Body struct {
+	Text                            string            `json:"text"`
+	ModelID                         *string           `json:"model_id"`
+	LanguageCode                    *string           `json:"language_code"`
+	VoiceSettings                   *voice.Settings   `json:"voice_settings"`
+	PronunciationDictionaryLocators []json.RawMessage `json:"pronunciation_dictionary_locators"`
+	Seed                            *int64            `json:"seed"`
+	PreviousText                    *string           `json:"previous_text"`
+	NextText                        *string           `json:"next_text"`
+	PreviousRequestIDs              []string          `json:"previous_request_ids"`
+	NextRequestIDs                  []string          `json:"next_request_ids"`
+	UsePVCAsIVC                     *bool             `json:"use_pvc_as_ivc"`
+	ApplyTextNormalization          *string           `json:"apply_text_normalization"`
+	ApplyLanguageTextNormalization  *bool             `json:"apply_language_text_normalization"`
+}
+
+// Job is a validated request, ready to charge and run.
+type Job struct {
+	WorkspaceID, UserID string
+	Voice               *store.Voice
+	Model               Model
+	Settings            voice.Resolved
+	Prosody             engine.Prosody
+	Language            string
+	Text                string // as sent
+	Normalized          string // what the engine reads
+	Mapping             []int  // byte of Normalized → byte of Text
+	Spans               []textnorm.Span
+	Cost                int64
+	Format              audio.Format
+	Logging             bool
+	Source              string
+	RequestID           string
+	HistoryID           string // set by Begin when logging
+	CharFrom, CharTo    int64
+	tier                plan.Tier
+}
+
+// Prepare validates a request and resolves everything needed to run it; nothing is charged or stored.
+func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, b *Body, format audio.Format, logging bool) (*Job, error) {
+	var v httpx.Validator
+	text := b.Text
+	if strings.TrimSpace(text) == "" {
+		v.Add("body", "text", "missing", "Field required: text must not be empty.")
+	}
+	if !utf8.ValidString(text) {
+		v.Add("body", "text", "value_error", "Text must be valid UTF-8.")
+	}
+	modelID := DefaultModel
+	if b.ModelID != nil && *b.ModelID != "" {
+		modelID = *b.ModelID
+	}
+	model, ok := FindModel(modelID)
+	if !ok {
+		v.Add("body", "model_id", "value_error", fmt.Sprintf("Unknown model_id '%s'. GET /v1/models lists the models.", modelID))
+	}
+	b.VoiceSettings.Validate(&v, "voice_settings.")
+	norm := "auto"
+	if b.ApplyTextNormalization != nil {
+		norm = *b.ApplyTextNormalization
+		if norm != "auto" && norm != "on" && norm != "off" {
+			v.Add("body", "apply_text_normalization", "enum", "Input should be 'auto', 'on' or 'off'.")
+		}
+	}
+	if b.Seed != nil && (*b.Seed < 0 || *b.Seed > math.MaxUint32) {
+		v.Add("body", "seed", "value_error", "Input should be between 0 and 4294967295.")
+	}
+	if len(b.PronunciationDictionaryLocators) > 3 {
+		v.Add("body", "pronunciation_dictionary_locators", "too_long", "At most 3 pronunciation dictionaries per request.")
+	}
+	if len(b.PreviousRequestIDs) > 3 {
+		v.Add("body", "previous_request_ids", "too_long", "At most 3 request ids.")
+	}
+	if len(b.NextRequestIDs) > 3 {
+		v.Add("body", "next_request_ids", "too_long", "At most 3 request ids.")
+	}
+	lang := ""
+	if b.LanguageCode != nil && *b.LanguageCode != "" {
+		lang = strings.ToLower(*b.LanguageCode)
+		if !knownLanguage(lang) {
+			v.Add("body", "language_code", "value_error", fmt.Sprintf("Unsupported language_code '%s'.", *b.LanguageCode))
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if len(b.PronunciationDictionaryLocators) > 0 {
+		// Pronunciation dictionaries do not exist yet, so any locator names a missing one.
+		return nil, httpx.Errorf(http.StatusNotFound, "pronunciation_dictionary_not_found", "The pronunciation dictionary was not found.")
+	}
+	ws, err := s.DB.Workspace(ctx, c.WorkspaceID, s.now())
+	if err != nil {
+		return nil, err
+	}
+	tier := plan.Get(ws.Tier)
+	chars := int64(utf8.RuneCountInString(text))
+	maxChars := int64(min(model.MaxChars, plan.MaxCharsFree))
+	if tier.Paying || tier.CharacterLimit < 0 {
+		maxChars = int64(min(model.MaxChars, plan.MaxCharsSubscribed*2))
+	}
+	if chars > maxChars {
+		return nil, httpx.Errorf(http.StatusBadRequest, "max_character_limit_exceeded",
+			"The text is %d characters long; the limit for a request on your plan with model %s is %d characters.", chars, model.ID, maxChars)
+	}
+	if need := audio.RequiresTier(format); need != "" && !plan.AtLeast(tier.ID, need) {
+		return nil, httpx.Errorf(http.StatusForbidden, "only_for_"+need+"+",
+			"The output format %s needs the %s plan or above.", format.Name, plan.Get(need).Name)
+	}
+	vc, err := s.Voices.Get(ctx, c.WorkspaceID, voiceID)
+	if err != nil {
+		return nil, err
+	}
+	if lang == "" {
+		lang = vc.Language
+	}
+	if model.EnglishOnly && lang != "en" {
+		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The model %s speaks English only; use eleven_multilingual_v2 or eleven_flash_v2_5 for '%s'.", model.ID, lang)
+	}
+	if vc.Engine == "flite" && lang != "en" {
+		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The voice %s speaks English only; pick a voice for '%s'.", vc.Name, lang)
+	}
+	stored, err := s.Voices.Settings(ctx, c.WorkspaceID, vc.ID)
+	if err != nil {
+		return nil, err
+	}
+	settings := b.VoiceSettings.Over(stored)
+	j := &Job{
+		WorkspaceID: c.WorkspaceID, UserID: c.UserID, Voice: vc, Model: model, Settings: settings,
+		Prosody: settings.Prosody(voice.Base(vc)), Language: lang, Text: text, Format: format, Logging: logging,
+		Source: "TTS", RequestID: store.NewID(), tier: tier,
+		Cost: int64(math.Ceil(float64(chars) * model.CostFactor)),
+	}
+	// Normalisation: "on" always; "auto" unless the fast profile is asked for; "off" never.
+	if norm == "on" || (norm == "auto" && !model.Fast) {
+		j.Normalized, j.Mapping = textnorm.Normalize(text, lang)
+	} else {
+		j.Normalized, j.Mapping = text, identity(len(text))
+	}
+	j.Spans = textnorm.SplitSentences(j.Normalized)
+	if model.Fast {
+		j.Spans = splitFirstClause(j.Normalized, j.Spans)
+	}
+	return j, nil
+}
+
+// Begin charges the job and, when logging, adds its history row in the same transaction.
+func (s *Service) Begin(ctx context.Context, j *Job) error {
+	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+		from, to, err := tx.Charge(ctx, j.WorkspaceID, j.Cost, j.tier.CharacterLimit, s.now())
+		if errors.Is(err, store.ErrQuotaExceeded) {
+			return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
+				"This request exceeds your quota of %d. You have %d credits remaining, while %d credits are required for this request.",
+				j.tier.CharacterLimit, max(0, j.tier.CharacterLimit-s.characterCount(ctx, j.WorkspaceID)), j.Cost)
+		}
+		if err != nil {
+			return err
+		}
+		j.CharFrom, j.CharTo = from, to
+		if !j.Logging {
+			return nil
+		}
+		j.HistoryID = store.NewID()
+		settings, _ := json.Marshal(j.Settings)
+		return tx.InsertHistory(ctx, &store.HistoryItem{
+			ID: j.HistoryID, WorkspaceID: j.WorkspaceID, UserID: j.UserID, RequestID: j.RequestID,
+			VoiceID: j.Voice.ID, VoiceName: j.Voice.Name, VoiceCategory: j.Voice.Category, ModelID: j.Model.ID,
+			Text: j.Text, Settings: string(settings), DateUnix: s.now().Unix(), CharFrom: from, CharTo: to,
+			ContentType: j.Format.ContentType(), OutputFormat: j.Format.Name, Source: j.Source, State: store.StateProcessing,
+		})
+	})
+}
+
+func (s *Service) characterCount(ctx context.Context, workspaceID string) int64 {
+	ws, err := s.DB.Workspace(ctx, workspaceID, s.now())
+	if err != nil {
+		return 0
+	}
+	return ws.CharacterCount
+}
+
+// Fail undoes Begin: the characters come back and the history row goes, in one transaction.
+func (s *Service) Fail(j *Job) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if err := tx.Refund(ctx, j.WorkspaceID, j.Cost); err != nil {
+			return err
+		}
+		if j.HistoryID != "" {
+			return tx.DeleteHistoryRow(ctx, j.WorkspaceID, j.HistoryID)
+		}
+		return nil
+	})
+}
+
+// Finish stores the audio of a logged job and marks its history row created.
+func (s *Service) Finish(ctx context.Context, j *Job, encoded []byte, al *Alignments) error {
+	if !j.Logging {
+		return nil
+	}
+	key := "history/" + j.WorkspaceID + "/" + j.HistoryID + "." + j.Format.Ext()
+	if err := s.Blob.Put(ctx, key, encoded, j.Format.ContentType()); err != nil {
+		return err
+	}
+	alJSON := ""
+	if al != nil {
+		b, _ := json.Marshal(al)
+		alJSON = string(b)
+	}
+	if err := s.DB.CompleteHistory(ctx, j.WorkspaceID, j.HistoryID, key, alJSON); err != nil {
+		_ = s.Blob.Delete(context.Background(), key)
+		return err
+	}
+	return nil
+}
+
+// Chunk is the audio of one sentence and its place in the texts.
+type Chunk struct {
+	PCM        []int16
+	Rate       int
+	Start      float64 // seconds from the start of the whole audio
+	Duration   float64
+	Normalized Alignment // the normalised text's characters covered by this chunk
+	Original   Alignment // the original text's characters covered by this chunk
+}
+
+// Run synthesizes the job sentence by sentence, calling emit after each one as soon as it is ready.
+func (s *Service) Run(ctx context.Context, j *Job, emit func(Chunk) error) error {
+	eng, ok := s.Engines[j.Voice.Engine]
+	if !ok {
+		return httpx.Errorf(http.StatusServiceUnavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", j.Voice.Name)
+	}
+	var t float64
+	normDone, origDone := 0, 0
+	for i, sp := range j.Spans {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sentence := j.Normalized[sp.Start:sp.End]
+		res, err := eng.Synthesize(ctx, engine.Request{Text: sentence, Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody})
+		if err != nil {
+			return fmt.Errorf("synthesize with %s: %w", eng.Name(), err)
+		}
+		if j.Settings.UseSpeakerBoost {
+			boost(res.Audio.Samples)
+		}
+		dur := res.Audio.Seconds()
+		if s.OnSynth != nil {
+			s.OnSynth(eng.Name(), dur)
+		}
+		// This chunk covers the normalised text up to the end of the sentence (the last one to the
+		// end of the text), so the chunks' characters add up to the whole text.
+		normEnd := sp.End
+		if i == len(j.Spans)-1 {
+			normEnd = len(j.Normalized)
+		}
+		words := make([]textnorm.Word, 0, len(res.Words))
+		for _, w := range res.Words {
+			words = append(words, textnorm.Word{Offset: sp.Start - normDone + w.Offset, Length: w.Length, Start: t + w.Start, End: t + w.End})
+		}
+		normAl := charAlignment(j.Normalized[normDone:normEnd], words, t, t+dur)
+		origEnd := len(j.Text)
+		if i < len(j.Spans)-1 {
+			origEnd = origOffset(j.Mapping, normEnd, len(j.Text))
+		}
+		origAl := mapAlignment(j.Text, origDone, origEnd, j.Mapping, normDone, normAl, t)
+		if err := emit(Chunk{PCM: res.Audio.Samples, Rate: res.Audio.SampleRate, Start: t, Duration: dur, Normalized: normAl, Original: origAl}); err != nil {
+			return err
+		}
+		t += dur
+		normDone, origDone = normEnd, max(origDone, origEnd)
+	}
+	return nil
+}
+
+// boost is the speaker boost: normalise the peak to -1 dBFS so quiet voices come through clearly.
+func boost(samples []int16) {
+	peak := 0
+	for _, s := range samples {
+		a := int(s)
+		if a < 0 {
+			a = -a
+		}
+		peak = max(peak, a)
+	}
+	if peak < 64 {
+		return // silence stays silence
+	}
+	gain := 0.891 * 32767 / float64(peak)
+	if gain > 4 {
+		gain = 4
+	}
+	for i, s := range samples {
+		samples[i] = int16(math.Max(-32768, math.Min(32767, float64(s)*gain)))
+	}
+}
+
+func identity(n int) []int {
+	m := make([]int, n)
+	for i := range m {
+		m[i] = i
+	}
+	return m
+}
+
+func knownLanguage(code string) bool {
+	for _, l := range Languages {
+		if l.ID == code {
+			return true
+		}
+	}
+	return false
+}
+
+// splitFirstClause cuts the first sentence at its first clause boundary (, ; :) when that leaves
+// a short piece, so a fast model's first audio is ready sooner.
+func splitFirstClause(text string, spans []textnorm.Span) []textnorm.Span {
+	if len(spans) == 0 {
+		return spans
+	}
+	first := spans[0]
+	for i := first.Start + 12; i < first.End-12 && i < first.Start+120; i++ {
+		if c := text[i]; c == ',' || c == ';' || c == ':' {
+			out := []textnorm.Span{{Start: first.Start, End: i + 1}, {Start: i + 1, End: first.End}}
+			return append(out, spans[1:]...)
+		}
+	}
+	return spans
+}

@@ -1,0 +1,269 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// User is an account.
+type User struct {
+	ID            string
+	Email         string
+	PasswordHash  string
+	EmailVerified bool
+	FirstName     string
+	WorkspaceID   string // the workspace the user works in by default
+	CreatedAt     int64
+}
+
+// Workspace owns voices, history, keys and the character allowance.
+type Workspace struct {
+	ID              string
+	Name            string
+	OwnerID         string
+	Tier            string
+	CharacterCount  int64
+	PeriodStartUnix int64
+	NextResetUnix   int64
+	CreatedAt       int64
+}
+
+// CreateUserWithWorkspace creates a user, their own workspace on tier, and the admin membership,
+// all or nothing. The email must be unique (case-insensitively).
+func (db *DB) CreateUserWithWorkspace(ctx context.Context, email, passwordHash string, verified bool, tier string, now time.Time) (*User, *Workspace, error) {
+	u := &User{ID: NewID(), Email: strings.ToLower(strings.TrimSpace(email)), PasswordHash: passwordHash, EmailVerified: verified, CreatedAt: now.Unix()}
+	w := &Workspace{ID: NewID(), OwnerID: u.ID, Tier: tier, PeriodStartUnix: now.Unix(), NextResetUnix: now.AddDate(0, 1, 0).Unix(), CreatedAt: now.Unix()}
+	w.Name = u.Email + "'s workspace"
+	u.WorkspaceID = w.ID
+	err := db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `INSERT INTO workspaces (id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix) VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
+			w.ID, w.Name, w.OwnerID, w.Tier, w.PeriodStartUnix, w.NextResetUnix, w.CreatedAt); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO users (id, email, password_hash, email_verified, first_name, workspace_id, created_at_unix) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			u.ID, u.Email, u.PasswordHash, u.EmailVerified, u.FirstName, u.WorkspaceID, u.CreatedAt); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, 'admin')`, w.ID, u.ID)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return u, w, nil
+}
+
+const userCols = `id, email, password_hash, email_verified, first_name, workspace_id, created_at_unix`
+
+func scanUser(row interface{ Scan(...any) error }) (*User, error) {
+	u := &User{}
+	if err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.EmailVerified, &u.FirstName, &u.WorkspaceID, &u.CreatedAt); err != nil {
+		return nil, notFound(err)
+	}
+	return u, nil
+}
+
+// UserByEmail finds a user by email, case-insensitively.
+func (db *DB) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return scanUser(db.queryRow(ctx, `SELECT `+userCols+` FROM users WHERE email = ?`, strings.ToLower(strings.TrimSpace(email))))
+}
+
+// UserByID finds a user.
+func (db *DB) UserByID(ctx context.Context, id string) (*User, error) {
+	return scanUser(db.queryRow(ctx, `SELECT `+userCols+` FROM users WHERE id = ?`, id))
+}
+
+// SetEmailVerified marks the user's email as confirmed.
+func (db *DB) SetEmailVerified(ctx context.Context, userID string) error {
+	return db.InTx(ctx, func(tx *Tx) error { return tx.SetEmailVerified(ctx, userID) })
+}
+
+const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix`
+
+// Workspace loads a workspace, rolling its character period forward when it has ended.
+func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspace, error) {
+	if err := db.rollPeriod(ctx, db.write, id, now); err != nil {
+		return nil, err
+	}
+	w := &Workspace{}
+	err := db.queryRow(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id).Scan(
+		&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return w, nil
+}
+
+// rollPeriod starts a new monthly character period (count back to zero) once the old one ended.
+func (db *DB) rollPeriod(ctx context.Context, q querier, workspaceID string, now time.Time) error {
+	var next int64
+	err := q.QueryRowContext(ctx, db.rebind(`SELECT next_reset_unix FROM workspaces WHERE id = ?`), workspaceID).Scan(&next)
+	if err != nil {
+		return notFound(err)
+	}
+	if now.Unix() < next {
+		return nil
+	}
+	start := time.Unix(next, 0)
+	for !start.AddDate(0, 1, 0).After(now) {
+		start = start.AddDate(0, 1, 0)
+	}
+	_, err = q.ExecContext(ctx, db.rebind(`UPDATE workspaces SET character_count = 0, period_start_unix = ?, next_reset_unix = ? WHERE id = ? AND next_reset_unix = ?`),
+		start.Unix(), start.AddDate(0, 1, 0).Unix(), workspaceID, next)
+	return err
+}
+
+// SetTier changes a workspace's plan.
+func (db *DB) SetTier(ctx context.Context, workspaceID, tier string) error {
+	return affected(db.exec(ctx, `UPDATE workspaces SET tier = ? WHERE id = ?`, tier, workspaceID))
+}
+
+// Role returns the user's role in a workspace, or ErrNotFound if not a member.
+func (db *DB) Role(ctx context.Context, workspaceID, userID string) (string, error) {
+	var role string
+	err := db.queryRow(ctx, `SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?`, workspaceID, userID).Scan(&role)
+	return role, notFound(err)
+}
+
+// Session is a signed-in browser.
+type Session struct {
+	UserID      string
+	WorkspaceID string
+	CSRFToken   string
+	ExpiresAt   int64
+}
+
+// CreateSession stores a session under the hash of token.
+func (db *DB) CreateSession(ctx context.Context, token string, s Session, now time.Time) error {
+	_, err := db.exec(ctx, `INSERT INTO sessions (token_hash, user_id, workspace_id, csrf_token, created_at_unix, expires_at_unix) VALUES (?, ?, ?, ?, ?, ?)`,
+		HashToken(token), s.UserID, s.WorkspaceID, s.CSRFToken, now.Unix(), s.ExpiresAt)
+	return err
+}
+
+// SessionByToken finds an unexpired session.
+func (db *DB) SessionByToken(ctx context.Context, token string, now time.Time) (*Session, error) {
+	s := &Session{}
+	err := db.queryRow(ctx, `SELECT user_id, workspace_id, csrf_token, expires_at_unix FROM sessions WHERE token_hash = ? AND expires_at_unix > ?`,
+		HashToken(token), now.Unix()).Scan(&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return s, nil
+}
+
+// DeleteSession ends a session.
+func (db *DB) DeleteSession(ctx context.Context, token string) error {
+	_, err := db.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, HashToken(token))
+	return err
+}
+
+// APIKey is a workspace API key; the secret itself is never stored.
+type APIKey struct {
+	ID          string
+	WorkspaceID string
+	UserID      string
+	Name        string
+	Preview     string
+	CreatedAt   int64
+	LastUsed    *int64
+}
+
+// CreateAPIKey stores the hash of secret.
+func (db *DB) CreateAPIKey(ctx context.Context, k APIKey, secret string) error {
+	_, err := db.exec(ctx, `INSERT INTO api_keys (id, workspace_id, user_id, name, key_hash, key_preview, created_at_unix) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		k.ID, k.WorkspaceID, k.UserID, k.Name, HashToken(secret), k.Preview, k.CreatedAt)
+	return err
+}
+
+// APIKeyBySecret finds the key whose hash matches secret.
+func (db *DB) APIKeyBySecret(ctx context.Context, secret string) (*APIKey, error) {
+	k := &APIKey{}
+	var last sql.NullInt64
+	err := db.queryRow(ctx, `SELECT id, workspace_id, user_id, name, key_preview, created_at_unix, last_used_unix FROM api_keys WHERE key_hash = ?`,
+		HashToken(secret)).Scan(&k.ID, &k.WorkspaceID, &k.UserID, &k.Name, &k.Preview, &k.CreatedAt, &last)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if last.Valid {
+		k.LastUsed = &last.Int64
+	}
+	return k, nil
+}
+
+// TouchAPIKey records when a key was last used (at most once a minute, to spare the writer).
+func (db *DB) TouchAPIKey(ctx context.Context, id string, now time.Time) error {
+	_, err := db.exec(ctx, `UPDATE api_keys SET last_used_unix = ? WHERE id = ? AND (last_used_unix IS NULL OR last_used_unix < ?)`, now.Unix(), id, now.Unix()-60)
+	return err
+}
+
+// ListAPIKeys lists a workspace's keys, newest first.
+func (db *DB) ListAPIKeys(ctx context.Context, workspaceID string) ([]APIKey, error) {
+	rows, err := db.query(ctx, `SELECT id, workspace_id, user_id, name, key_preview, created_at_unix, last_used_unix FROM api_keys WHERE workspace_id = ? ORDER BY created_at_unix DESC, id`, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []APIKey
+	for rows.Next() {
+		var k APIKey
+		var last sql.NullInt64
+		if err := rows.Scan(&k.ID, &k.WorkspaceID, &k.UserID, &k.Name, &k.Preview, &k.CreatedAt, &last); err != nil {
+			return nil, err
+		}
+		if last.Valid {
+			k.LastUsed = &last.Int64
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// DeleteAPIKey removes a key of the workspace.
+func (db *DB) DeleteAPIKey(ctx context.Context, workspaceID, id string) error {
+	return affected(db.exec(ctx, `DELETE FROM api_keys WHERE workspace_id = ? AND id = ?`, workspaceID, id))
+}
+
+// Action code kinds.
+const (
+	CodeVerifyEmail   = "verify_email"
+	CodeResetPassword = "reset_password"
+)
+
+// CreateActionCode stores a one-time code (by hash) for an email action.
+func (db *DB) CreateActionCode(ctx context.Context, code, userID, kind string, expires time.Time) error {
+	_, err := db.exec(ctx, `INSERT INTO action_codes (code_hash, user_id, kind, expires_at_unix, used) VALUES (?, ?, ?, ?, ?)`,
+		HashToken(code), userID, kind, expires.Unix(), false)
+	return err
+}
+
+// PeekActionCode returns the user a valid, unused code belongs to, without using it.
+func (db *DB) PeekActionCode(ctx context.Context, code, kind string, now time.Time) (string, error) {
+	var userID string
+	err := db.queryRow(ctx, `SELECT user_id FROM action_codes WHERE code_hash = ? AND kind = ? AND used = ? AND expires_at_unix > ?`,
+		HashToken(code), kind, false, now.Unix()).Scan(&userID)
+	return userID, notFound(err)
+}
+
+// UseActionCode marks a valid code used inside tx and returns its user; a code works once.
+func (tx *Tx) UseActionCode(ctx context.Context, code, kind string, now time.Time) (string, error) {
+	var userID string
+	err := tx.queryRow(ctx, `UPDATE action_codes SET used = ? WHERE code_hash = ? AND kind = ? AND used = ? AND expires_at_unix > ? RETURNING user_id`,
+		true, HashToken(code), kind, false, now.Unix()).Scan(&userID)
+	return userID, notFound(err)
+}
+
+// SetEmailVerified marks the user's email as confirmed inside tx.
+func (tx *Tx) SetEmailVerified(ctx context.Context, userID string) error {
+	return affected(tx.exec(ctx, `UPDATE users SET email_verified = ? WHERE id = ?`, true, userID))
+}
+
+// SetPassword replaces the password hash and ends every session of the user, inside tx.
+func (tx *Tx) SetPassword(ctx context.Context, userID, hash string) error {
+	if err := affected(tx.exec(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, userID)); err != nil {
+		return err
+	}
+	_, err := tx.exec(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
+	return err
+}

@@ -1,0 +1,240 @@
+// Package store keeps Timbre's state in SQLite (default, pure Go) or PostgreSQL. Queries are
+// written once with ? placeholders and rebound for PostgreSQL; every method is exercised by the
+// conformance suite against both databases.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Dialect names the database kind.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DB is an open database. For SQLite, writes go through one connection (SQLite allows one writer)
+// and reads through a pool; for PostgreSQL both are the same pool.
+type DB struct {
+	Dialect Dialect
+	read    *sql.DB
+	write   *sql.DB
+	// PG is the pgx pool behind a PostgreSQL database (River's driver wants it); nil for SQLite.
+	PG *pgxpool.Pool
+	// SQLiteDB is the write connection of a SQLite database; nil for PostgreSQL. It allows one
+	// connection: code that keeps a transaction open while calling the store (River does) must open
+	// its own connection with OpenSQLite(SQLitePath) instead of sharing this one.
+	SQLiteDB *sql.DB
+	// SQLitePath is the file of a SQLite database; empty for PostgreSQL.
+	SQLitePath string
+}
+
+// ErrNotFound is returned when a row does not exist in the caller's workspace.
+var ErrNotFound = errors.New("store: not found")
+
+// Open connects to PostgreSQL when url starts with postgres://, else opens the SQLite file at
+// sqlitePath (creating its directory). It does not migrate: call Migrate.
+func Open(ctx context.Context, url, sqlitePath string) (*DB, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		pool, err := pgxpool.New(ctx, url)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		if err := pool.Ping(ctx); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("reach postgres: %w", err)
+		}
+		db := stdlib.OpenDBFromPool(pool)
+		return &DB{Dialect: Postgres, read: db, write: db, PG: pool}, nil
+	}
+	if dir := filepath.Dir(sqlitePath); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	dsn := SQLiteDSN(sqlitePath)
+	write, err := OpenSQLite(sqlitePath)
+	if err != nil {
+		return nil, err
+	}
+	read, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(8)
+	if err := write.PingContext(ctx); err != nil {
+		write.Close()
+		read.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", sqlitePath, err)
+	}
+	return &DB{Dialect: SQLite, read: read, write: write, SQLiteDB: write, SQLitePath: sqlitePath}, nil
+}
+
+// SQLiteDSN is the modernc.org/sqlite data source name the store uses for the file at path: WAL,
+// a 10 s busy timeout, foreign keys on, and BEGIN IMMEDIATE for every transaction (so two writer
+// connections queue on the busy timeout instead of failing a read-to-write lock upgrade).
+func SQLiteDSN(path string) string {
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// OpenSQLite opens one more single-connection writer on the SQLite file at path, with the store's
+// settings (SQLiteDSN). The job queue uses it so that its transactions never wait for the store's
+// writer connection, nor the store's for its.
+func OpenSQLite(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", SQLiteDSN(path))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// Close releases the connections.
+func (db *DB) Close() error {
+	err := db.write.Close()
+	if db.read != db.write {
+		err = errors.Join(err, db.read.Close())
+	}
+	if db.PG != nil {
+		db.PG.Close()
+	}
+	return err
+}
+
+// Ping checks the database answers (readiness).
+func (db *DB) Ping(ctx context.Context) error { return db.read.PingContext(ctx) }
+
+// Migrate applies every pending migration of the database's dialect.
+func (db *DB) Migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrations, "migrations/"+string(db.Dialect))
+	if err != nil {
+		return err
+	}
+	dialect := goose.DialectSQLite3
+	if db.Dialect == Postgres {
+		dialect = goose.DialectPostgres
+	}
+	p, err := goose.NewProvider(dialect, db.write, sub)
+	if err != nil {
+		return err
+	}
+	_, err = p.Up(ctx)
+	return err
+}
+
+// rebind turns ? placeholders into $1, $2 … for PostgreSQL.
+func (db *DB) rebind(q string) string {
+	if db.Dialect != Postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// Tx is a write transaction; its methods mirror the store's writes that must commit together.
+type Tx struct {
+	db *DB
+	tx *sql.Tx
+}
+
+// InTx runs fn in one write transaction, committing when fn returns nil.
+func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&Tx{db: db, tx: sqlTx}); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	return sqlTx.Commit()
+}
+
+func (db *DB) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return db.write.ExecContext(ctx, db.rebind(q), args...)
+}
+
+func (db *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return db.read.QueryRowContext(ctx, db.rebind(q), args...)
+}
+
+func (db *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return db.read.QueryContext(ctx, db.rebind(q), args...)
+}
+
+func (tx *Tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return tx.tx.ExecContext(ctx, tx.db.rebind(q), args...)
+}
+
+func (tx *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return tx.tx.QueryRowContext(ctx, tx.db.rebind(q), args...)
+}
+
+// notFound maps sql.ErrNoRows to ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// affected returns ErrNotFound when an update or delete touched no row.
+func affected(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// IsUniqueViolation says whether err is a unique-constraint failure in either database.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505") || strings.Contains(s, "duplicate key value")
+}

@@ -1,0 +1,51 @@
+import { useParams } from 'react-router';
+import { ApiKeysPage } from '@/features/api-keys';
+import {
+  EmailActionPage,
+  ForgotPasswordPage,
+  ResetPasswordPage,
+  SignInPage,
+  SignUpPage,
+} from '@/features/auth';
+import { MailboxPage } from '@/features/dev-mailbox';
+import { SharePage } from '@/features/share';
+import { UsagePage } from '@/features/usage';
+import { useDocumentTitle } from '../useDocumentTitle';
+
+export function SignInRoute() {
+  useDocumentTitle('Sign in');
+  return <SignInPage />;
+}
+export function SignUpRoute() {
+  useDocumentTitle('Sign up');
+  return <SignUpPage />;
+}
+export function ForgotPasswordRoute() {
+  useDocumentTitle('Forgot password');
+  return <ForgotPasswordPage />;
+}
+export function ResetPasswordRoute() {
+  useDocumentTitle('Reset password');
+  return <ResetPasswordPage />;
+}
+export function EmailActionRoute() {
+  useDocumentTitle('Email action');
+  return <EmailActionPage />;
+}
+export function MailboxRoute() {
+  useDocumentTitle('Development mailbox');
+  return <MailboxPage />;
+}
+export function ShareRoute() {
+  const { token = '' } = useParams();
+  useDocumentTitle('Shared audio');
+  return <SharePage token={token} />;
+}
+export function ApiKeysRoute() {
+  useDocumentTitle('API keys');
+  return <ApiKeysPage />;
+}
+export function UsageRoute() {
+  useDocumentTitle('Usage');
+  return <UsagePage />;
+}

@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Logo } from '@/components/Logo';
+import { AuthCarousel } from './AuthCarousel';
+
+/**
+ * Auth layout (spec §2): logo top-left, form column about 45% wide, carousel
+ * on the right 55% (hidden on small screens).
+ */
+export function AuthLayout({ children, startSlide }: { children: ReactNode; startSlide: number }) {
+  return (
+    <div className="flex min-h-screen animate-fade-in bg-white dark:bg-gray-950">
+      <div className="flex w-full flex-col px-6 py-6 sm:px-10 lg:w-[45%]">
+        <header>
+          <Link to="/app/sign-in" aria-label="Timbre home" className="inline-block">
+            <Logo />
+          </Link>
+        </header>
+        <main className="flex flex-1 items-center justify-center py-10">
+          <div className="w-full max-w-sm">{children}</div>
+        </main>
+      </div>
+      <aside className="hidden p-4 lg:block lg:w-[55%]" aria-label="About Timbre">
+        <AuthCarousel startIndex={startSlide} />
+      </aside>
+    </div>
+  );
+}
+
+export function AuthHeading({ title, subtitle }: { title: string; subtitle?: ReactNode }) {
+  return (
+    <div className="mb-8">
+      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      {subtitle && <p className="mt-2 text-sm text-gray-600 dark:text-gray-400">{subtitle}</p>}
+    </div>
+  );
+}
+
+export function Notice({ tone = 'info', children }: { tone?: 'info' | 'error' | 'success'; children: ReactNode }) {
+  const tones = {
+    info: 'border-gray-200 bg-gray-50 text-gray-800 dark:border-gray-800 dark:bg-gray-900 dark:text-gray-200',
+    error: 'border-red-200 bg-red-50 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100',
+    success:
+      'border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-100',
+  };
+  return (
+    <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-xl border p-4 text-sm ${tones[tone]}`}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/Button';
+import { cn } from '@/components/cn';
+import { PasswordField, TextField } from '@/components/Field';
+import { MailIcon } from '@/components/icons';
+import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { MESSAGES } from '@/lib/constants';
+import { toast } from '@/lib/toast';
+import {
+  fieldErrors,
+  isDevMailboxAvailable,
+  PASSWORD_MIN_LENGTH,
+  sendVerificationEmail,
+  signUp,
+  signUpSchema,
+  type FieldErrors,
+} from '../api';
+import { AuthHeading, Notice } from './AuthLayout';
+
+type Field = 'email' | 'password' | 'terms';
+
+/** Sign-up form (spec §2, §5): email, password, terms checkbox (required). */
+export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [terms, setTerms] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const tooltipId = useId();
+  const termsId = useId();
+
+  const mutation = useMutation({
+    mutationFn: signUp,
+    onSuccess: (_, vars) => onSignedUp(vars.email),
+    onError: (err) => {
+      if (err instanceof ApiError && err.status < 500) {
+        const loc = (err.payload as { detail?: Array<{ loc?: string[] }> })?.detail;
+        const field = Array.isArray(loc) ? loc[0]?.loc?.[1] : undefined;
+        if (field === 'password') return setErrors({ password: err.message });
+        if (field === 'terms_accepted') return setErrors({ terms: MESSAGES.termsRequired });
+        return setErrors({ email: err.message });
+      }
+      toast.error(httpErrorMessage(err));
+    },
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = signUpSchema.safeParse({ email, password, terms });
+    if (!parsed.success) {
+      setErrors(fieldErrors<Field>(parsed.error));
+      return;
+    }
+    setErrors({});
+    mutation.mutate({ email: parsed.data.email, password: parsed.data.password, terms_accepted: true });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-5">
+      <TextField
+        label="Email"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setErrors((x) => ({ ...x, email: undefined }));
+        }}
+        error={errors.email}
+        required
+      />
+      <PasswordField
+        label="Password"
+        name="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => {
+          setPassword(e.target.value);
+          setErrors((x) => ({ ...x, password: undefined }));
+        }}
+        error={errors.password}
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        required
+      />
+      <div className="relative">
+        {errors.terms && (
+          <div
+            role="tooltip"
+            id={tooltipId}
+            className="absolute bottom-full left-0 z-10 mb-2 max-w-xs rounded-lg bg-red-600 px-3 py-2 text-xs font-medium text-white shadow-lg"
+          >
+            {errors.terms}
+            <span className="absolute top-full left-3 size-0 border-x-6 border-t-6 border-x-transparent border-t-red-600" />
+          </div>
+        )}
+        <div className="flex items-start gap-3">
+          <input
+            id={termsId}
+            type="checkbox"
+            checked={terms}
+            onChange={(e) => {
+              setTerms(e.target.checked);
+              setErrors((x) => ({ ...x, terms: undefined }));
+            }}
+            aria-invalid={errors.terms ? true : undefined}
+            aria-describedby={errors.terms ? tooltipId : undefined}
+            required
+            className={cn(
+              'mt-0.5 size-4 shrink-0 cursor-pointer rounded accent-gray-900 dark:accent-white',
+              errors.terms && 'outline-2 outline-offset-2 outline-red-500',
+            )}
+          />
+          <label htmlFor={termsId} className="text-sm text-gray-700 dark:text-gray-300">
+            I agree to the Terms of Service and Privacy Policy
+          </label>
+        </div>
+      </div>
+      <Button type="submit" size="lg" className="w-full" loading={mutation.isPending}>
+        Sign up
+      </Button>
+    </form>
+  );
+}
+
+/** After sign-up: check your email; link to the dev mailbox when it exists. */
+export function CheckEmail({ email }: { email: string }) {
+  const mailbox = useQuery({ queryKey: ['auth', 'dev-mailbox-available'], queryFn: isDevMailboxAvailable, staleTime: 60_000 });
+  const resend = useMutation({
+    mutationFn: () => sendVerificationEmail(email),
+    onSuccess: () => toast.success('Verification email sent. Please check your inbox.'),
+    onError: (err) =>
+      toast.error(err instanceof ApiError && err.status < 500 ? err.message : MESSAGES.verificationEmailFailed),
+  });
+  return (
+    <div>
+      <div className="mb-6 flex size-12 items-center justify-center rounded-full bg-gray-100 dark:bg-gray-800">
+        <MailIcon size={22} />
+      </div>
+      <AuthHeading
+        title="Check your email"
+        subtitle={
+          <>
+            We sent a verification link to <strong className="text-gray-900 dark:text-gray-100">{email}</strong>.
+            Please check your email and click the link to verify your account.
+          </>
+        }
+      />
+      {mailbox.data && (
+        <Notice>
+          No mail server is configured, so messages go to the{' '}
+          <Link to="/app/dev/mailbox" className="font-medium underline">
+            development mailbox
+          </Link>
+          .
+        </Notice>
+      )}
+      <div className="mt-6 flex flex-col gap-3">
+        <Button variant="outline" onClick={() => resend.mutate()} loading={resend.isPending}>
+          Resend verification email
+        </Button>
+        <Link to="/app/sign-in" className="text-center text-sm font-medium underline-offset-4 hover:underline">
+          Back to sign in
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function SignUpPage() {
+  const [signedUpEmail, setSignedUpEmail] = useState<string | null>(null);
+  if (signedUpEmail) return <CheckEmail email={signedUpEmail} />;
+  return (
+    <>
+      <AuthHeading
+        title="Create an account"
+        subtitle={
+          <>
+            Already have an account?{' '}
+            <Link to="/app/sign-in" className="font-medium text-gray-900 underline-offset-4 hover:underline dark:text-white">
+              Sign in
+            </Link>
+          </>
+        }
+      />
+      <SignUpForm onSignedUp={setSignedUpEmail} />
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+export { AuthLayout } from './components/AuthLayout';
+export { AuthCarousel, SLIDES, pickStartSlide } from './components/AuthCarousel';
+export { SignInPage } from './components/SignInPage';
+export { SignUpPage } from './components/SignUpPage';
+export { ForgotPasswordPage } from './components/ForgotPasswordPage';
+export { ResetPasswordPage } from './components/ResetPasswordPage';
+export { EmailActionPage } from './components/EmailActionPage';
+export { useSession } from './hooks/useSession';
+export { useSignOut, useRemoteSignOut } from './hooks/useSignOut';
+export { sessionQueryKey, type Session } from './api';

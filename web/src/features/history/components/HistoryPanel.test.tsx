@@ -1,0 +1,145 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/Toaster';
+import { PlayerStore } from '@/lib/player';
+import { clearToasts } from '@/lib/toast';
+import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
+import type { HistoryItem } from '../api';
+import { HistoryPanel } from './HistoryPanel';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearToasts();
+});
+
+const mk = (id: string, text: string): HistoryItem => ({
+  history_item_id: id,
+  text,
+  voice_name: 'Aria',
+  voice_id: 'v1',
+  model_id: 'eleven_multilingual_v2',
+  date_unix: 1_700_000_000,
+  character_count_change_from: 100,
+  character_count_change_to: 100 + text.length,
+  state: 'created',
+  output_format: 'mp3_44100_128',
+});
+
+function renderPanel() {
+  const player = new PlayerStore();
+  renderWithProviders(
+    <>
+      <HistoryPanel />
+      <Toaster position="bottom-right" />
+    </>,
+    { player },
+  );
+  return player;
+}
+
+describe('HistoryPanel', () => {
+  it('pages with load more', async () => {
+    const { calls } = mockFetch({
+      'GET /v1/history': ({ url }) =>
+        url.searchParams.get('start_after_history_item_id') === 'h2'
+          ? jsonResponse({ history: [mk('h3', 'Third')], has_more: false, last_history_item_id: 'h3' })
+          : jsonResponse({ history: [mk('h1', 'First'), mk('h2', 'Second')], has_more: true, last_history_item_id: 'h2' }),
+    });
+    const user = userEvent.setup();
+    renderPanel();
+    expect(await screen.findAllByTestId('history-item')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('history-item')).toHaveLength(3));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(calls[1]!.url.searchParams.get('page_size')).toBe('20');
+  });
+
+  it('plays an item in the global player', async () => {
+    mockFetch({
+      'GET /v1/history': () => jsonResponse({ history: [mk('h1', 'Hello')], has_more: false, last_history_item_id: 'h1' }),
+    });
+    const user = userEvent.setup();
+    const player = renderPanel();
+    const row = await screen.findByTestId('history-item');
+    await user.click(within(row).getByRole('button', { name: /Play/ }));
+    expect(player.getState().item).toMatchObject({
+      historyItemId: 'h1',
+      src: '/v1/history/h1/audio',
+      voiceName: 'Aria',
+      type: 'speechHistoryItem',
+    });
+  });
+
+  it('share: shows the link truncated at 38 characters and copies it', async () => {
+    const link = 'http://localhost:8080/share/abcdefghijklmnopqrstuvwxyz0123456789';
+    mockFetch({
+      'GET /v1/history': () => jsonResponse({ history: [mk('h1', 'Hello')], has_more: false, last_history_item_id: 'h1' }),
+      'GET /v1/history/h1/share-link': () => jsonResponse({ share_link: link, public_user_name: 'ada' }),
+    });
+    const user = userEvent.setup(); // installs its own clipboard stub: replace it after
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    renderPanel();
+    const row = await screen.findByTestId('history-item');
+    await user.click(within(row).getByRole('button', { name: 'Share' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Share with your community' });
+    const shown = await within(dialog).findByTestId('share-link');
+    expect(shown.textContent).toBe(`${link.slice(0, 38)}…`);
+    expect(shown).toHaveAttribute('href', link);
+    await user.click(within(dialog).getByRole('button', { name: /Copy link/ }));
+    expect(writeText).toHaveBeenCalledWith(link);
+    expect(await screen.findByText('Share link copied to clipboard')).toBeInTheDocument();
+  });
+
+  it('delete asks for confirmation, then removes the row', async () => {
+    const { calls } = mockFetch({
+      'GET /v1/history': () =>
+        jsonResponse({ history: [mk('h1', 'Hello'), mk('h2', 'World')], has_more: false, last_history_item_id: 'h2' }),
+      'DELETE /v1/history/h1': () => jsonResponse({ status: 'ok' }),
+    });
+    const user = userEvent.setup();
+    renderPanel();
+    const rows = await screen.findAllByTestId('history-item');
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this generation?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getAllByTestId('history-item')).toHaveLength(1));
+    expect(calls.some((c) => c.method === 'DELETE' && c.headers.has('Accept'))).toBe(true);
+  });
+
+  it('download saves the file under the Content-Disposition name', async () => {
+    mockFetch({
+      'GET /v1/history': () => jsonResponse({ history: [mk('h1', 'Hello')], has_more: false, last_history_item_id: 'h1' }),
+      'POST /v1/history/download': () =>
+        new Response(new Blob(['ID3'], { type: 'audio/mpeg' }), {
+          headers: { 'Content-Type': 'audio/mpeg', 'Content-Disposition': 'attachment; filename="Aria_2024-01-01.mp3"' },
+        }),
+    });
+    if (!URL.createObjectURL) (URL as unknown as { createObjectURL: () => string }).createObjectURL = () => 'blob:x';
+    const names: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const user = userEvent.setup();
+    renderPanel();
+    const row = await screen.findByTestId('history-item');
+    await user.click(within(row).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(names).toEqual(['Aria_2024-01-01.mp3']);
+  });
+
+  it('thumbs-up on a long text submits without the dialog', async () => {
+    const { calls } = mockFetch({
+      'GET /v1/history': () =>
+        jsonResponse({ history: [mk('h1', 'x'.repeat(401))], has_more: false, last_history_item_id: 'h1' }),
+      'POST /v1/history/h1/feedback': () => jsonResponse({ status: 'ok' }),
+    });
+    const user = userEvent.setup();
+    renderPanel();
+    const row = await screen.findByTestId('history-item');
+    await user.click(within(row).getByRole('button', { name: 'Thumbs up' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,267 @@
+import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/Button';
+import { cn } from '@/components/cn';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import {
+  DownloadIcon,
+  PauseIcon,
+  PlayIcon,
+  ShareIcon,
+  ThumbDownIcon,
+  ThumbUpIcon,
+  TrashIcon,
+} from '@/components/icons';
+import { Spinner } from '@/components/Spinner';
+import { httpErrorMessage } from '@/lib/api-client';
+import { saveBlob } from '@/lib/download';
+import { formatDate, formatNumber, truncate } from '@/lib/format';
+import { usePlayerState, usePlayerStore } from '@/lib/player';
+import { toast } from '@/lib/toast';
+import {
+  deleteHistoryItem,
+  downloadHistoryItem,
+  getHistory,
+  historyAudioUrl,
+  historyQueryKey,
+  submitFeedback,
+  type FeedbackBody,
+  type HistoryItem,
+  type HistoryPage,
+} from '../api';
+import { FeedbackDialog, shouldOpenFeedbackDialog } from './FeedbackDialog';
+import { ShareDialog } from './ShareDialog';
+
+const rowButton =
+  'flex size-8 cursor-pointer items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 hover:text-gray-900 disabled:cursor-not-allowed disabled:opacity-40 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
+
+function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: HistoryItem) => void }) {
+  const player = usePlayerStore();
+  const playerState = usePlayerState();
+  const queryClient = useQueryClient();
+  const [feedbackOpen, setFeedbackOpen] = useState<null | boolean>(null);
+  const [shareOpen, setShareOpen] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const isCurrent = playerState.item?.historyItemId === item.history_item_id;
+  const isPlaying = isCurrent && playerState.status === 'playing';
+  const credits = Math.abs(item.character_count_change_to - item.character_count_change_from);
+  const text = item.text ?? '';
+
+  const play = () => {
+    if (isCurrent) return player.toggle();
+    player.load({
+      id: item.history_item_id,
+      src: historyAudioUrl(item.history_item_id),
+      type: 'speechHistoryItem',
+      title: truncate(text.replace(/\s+/g, ' ').trim() || 'Untitled', 100),
+      voiceName: item.voice_name,
+      historyItemId: item.history_item_id,
+      text,
+      outputFormat: item.output_format,
+      autoStart: true,
+    });
+  };
+
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const { blob, fileName } = await downloadHistoryItem(item);
+      saveBlob(blob, fileName);
+    } catch (err) {
+      toast.error(httpErrorMessage(err));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const updateFeedbackInCache = (body: FeedbackBody) => {
+    queryClient.setQueryData<InfiniteData<HistoryPage>>(historyQueryKey, (data) =>
+      data
+        ? {
+            ...data,
+            pages: data.pages.map((p) => ({
+              ...p,
+              history: p.history.map((h) =>
+                h.history_item_id === item.history_item_id
+                  ? { ...h, feedback: { ...body, review_status: 'not_reviewed' as const } }
+                  : h,
+              ),
+            })),
+          }
+        : data,
+    );
+  };
+
+  const quickThumbsUp = useMutation({
+    mutationFn: (body: FeedbackBody) => submitFeedback(item.history_item_id, body),
+    onSuccess: (_, body) => {
+      toast.success('Thank you for your feedback!');
+      updateFeedbackInCache(body);
+    },
+    onError: (err) => toast.error(httpErrorMessage(err)),
+  });
+
+  const thumbs = (up: boolean) => {
+    if (shouldOpenFeedbackDialog(up, text)) setFeedbackOpen(up);
+    else
+      quickThumbsUp.mutate({
+        thumbs_up: true,
+        feedback: '',
+        emotions: false,
+        inaccurate_clone: false,
+        glitches: false,
+        audio_quality: false,
+        other: false,
+      });
+  };
+
+  const fb = item.feedback;
+  return (
+    <li
+      data-testid="history-item"
+      className={cn(
+        'group border-b border-gray-100 px-4 py-3 sm:px-6 dark:border-gray-800/80',
+        isCurrent && 'bg-gray-50 dark:bg-gray-900/60',
+      )}
+    >
+      <div className="flex items-start gap-3">
+        <button
+          type="button"
+          onClick={play}
+          aria-label={isPlaying ? 'Pause' : `Play: ${truncate(text, 40)}`}
+          className="mt-0.5 flex size-8 shrink-0 cursor-pointer items-center justify-center rounded-full bg-gray-900 text-white hover:bg-gray-700 dark:bg-white dark:text-gray-900"
+        >
+          {isPlaying ? <PauseIcon size={12} /> : <PlayIcon size={12} />}
+        </button>
+        <div className="min-w-0 flex-1">
+          <p className="line-clamp-2 text-sm text-gray-900 dark:text-gray-100">{text || 'Untitled'}</p>
+          <p className="mt-1 text-xs text-gray-500">
+            {[item.voice_name, formatDate(item.date_unix), `${formatNumber(credits)} credits`]
+              .filter(Boolean)
+              .join(' · ')}
+          </p>
+        </div>
+      </div>
+      <div className="mt-2 flex items-center gap-0.5 pl-11">
+        <button
+          type="button"
+          className={cn(rowButton, fb?.thumbs_up === true && 'text-emerald-600 dark:text-emerald-400')}
+          onClick={() => thumbs(true)}
+          aria-label="Thumbs up"
+          aria-pressed={fb?.thumbs_up === true}
+        >
+          <ThumbUpIcon size={15} />
+        </button>
+        <button
+          type="button"
+          className={cn(rowButton, fb?.thumbs_up === false && 'text-red-600 dark:text-red-400')}
+          onClick={() => thumbs(false)}
+          aria-label="Thumbs down"
+          aria-pressed={fb?.thumbs_up === false}
+        >
+          <ThumbDownIcon size={15} />
+        </button>
+        <span className="mx-1 h-4 w-px bg-gray-200 dark:bg-gray-700" aria-hidden="true" />
+        <button type="button" className={rowButton} onClick={() => void download()} disabled={downloading} aria-label="Download">
+          {downloading ? <Spinner /> : <DownloadIcon size={15} />}
+        </button>
+        <button type="button" className={rowButton} onClick={() => setShareOpen(true)} aria-label="Share">
+          <ShareIcon size={15} />
+        </button>
+        <button
+          type="button"
+          className={cn(rowButton, 'hover:text-red-600 dark:hover:text-red-400')}
+          onClick={() => onDelete(item)}
+          aria-label="Delete"
+        >
+          <TrashIcon size={15} />
+        </button>
+      </div>
+      {feedbackOpen !== null && (
+        <FeedbackDialog
+          item={item}
+          thumbsUp={feedbackOpen}
+          open
+          onOpenChange={(open) => !open && setFeedbackOpen(null)}
+          onSubmitted={updateFeedbackInCache}
+        />
+      )}
+      {shareOpen && <ShareDialog historyItemId={item.history_item_id} open onOpenChange={setShareOpen} />}
+    </li>
+  );
+}
+
+/** History list: paginated (load more); play, download, feedback, share, delete. */
+export function HistoryPanel() {
+  const queryClient = useQueryClient();
+  const player = usePlayerStore();
+  const [toDelete, setToDelete] = useState<HistoryItem | null>(null);
+  const query = useInfiniteQuery({
+    queryKey: historyQueryKey,
+    queryFn: ({ pageParam }) => getHistory(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more && last.last_history_item_id ? last.last_history_item_id : undefined),
+  });
+
+  const remove = useMutation({
+    mutationFn: (item: HistoryItem) => deleteHistoryItem(item.history_item_id),
+    onSuccess: (_, item) => {
+      if (player.getState().item?.historyItemId === item.history_item_id) player.clear();
+      queryClient.setQueryData<InfiniteData<HistoryPage>>(historyQueryKey, (data) =>
+        data
+          ? {
+              ...data,
+              pages: data.pages.map((p) => ({
+                ...p,
+                history: p.history.filter((h) => h.history_item_id !== item.history_item_id),
+              })),
+            }
+          : data,
+      );
+      toast.success('Deleted from history.');
+      setToDelete(null);
+    },
+    onError: (err) => toast.error(httpErrorMessage(err)),
+  });
+
+  const items = query.data?.pages.flatMap((p) => p.history) ?? [];
+
+  return (
+    <div>
+      {query.isPending && (
+        <div className="flex items-center gap-2 p-6 text-sm text-gray-500">
+          <Spinner /> Loading history…
+        </div>
+      )}
+      {query.isError && (
+        <p role="alert" className="p-6 text-sm text-red-600 dark:text-red-400">
+          {httpErrorMessage(query.error)}
+        </p>
+      )}
+      {query.isSuccess && items.length === 0 && (
+        <p className="p-6 text-sm text-gray-500">Nothing here yet. Generated speech will show up in your history.</p>
+      )}
+      <ul aria-label="History">
+        {items.map((item) => (
+          <HistoryRow key={item.history_item_id} item={item} onDelete={setToDelete} />
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <div className="p-4 text-center">
+          <Button variant="outline" size="sm" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>
+            Load more
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title="Delete this generation?"
+        description="The audio and its history entry will be removed. This cannot be undone."
+        confirmLabel="Delete"
+        loading={remove.isPending}
+        onConfirm={() => toDelete && remove.mutate(toDelete)}
+      />
+    </div>
+  );
+}

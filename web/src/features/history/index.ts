@@ -1,0 +1,2 @@
+export { HistoryPanel } from './components/HistoryPanel';
+export { historyQueryKey } from './api';

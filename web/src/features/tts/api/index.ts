@@ -1,0 +1,114 @@
+import { api, apiFetch } from '@/lib/api-client';
+
+export interface VoiceLabels {
+  accent?: string;
+  gender?: string;
+  age?: string;
+  descriptive?: string;
+  use_case?: string;
+  [key: string]: string | undefined;
+}
+
+export interface Voice {
+  voice_id: string;
+  name: string;
+  category?: string;
+  labels?: VoiceLabels | null;
+  description?: string | null;
+  preview_url?: string | null;
+}
+
+export interface VoicesResponse {
+  voices: Voice[];
+  has_more: boolean;
+  total_count?: number;
+  next_page_token?: string | null;
+}
+
+export interface Model {
+  model_id: string;
+  name: string;
+  description?: string;
+  can_do_text_to_speech?: boolean;
+  can_use_style?: boolean;
+  can_use_speaker_boost?: boolean;
+  maximum_text_length_per_request?: number;
+  languages?: Array<{ language_id: string; name: string }>;
+}
+
+export interface VoiceSettings {
+  stability: number;
+  similarity_boost: number;
+  style: number;
+  use_speaker_boost: boolean;
+  speed: number;
+}
+
+/** Used until GET /v1/voices/settings/default answers (ElevenLabs defaults). */
+export const FALLBACK_VOICE_SETTINGS: VoiceSettings = {
+  stability: 0.5,
+  similarity_boost: 0.75,
+  style: 0,
+  use_speaker_boost: true,
+  speed: 1,
+};
+
+export const VOICE_PAGE_SIZE = 100;
+
+export const getVoices = (search: string, signal?: AbortSignal) =>
+  api.get<VoicesResponse>('/v2/voices', { search: search || undefined, page_size: VOICE_PAGE_SIZE }, signal);
+
+export const getModels = () => api.get<Model[]>('/v1/models');
+
+export async function getDefaultVoiceSettings(): Promise<VoiceSettings> {
+  const s = await api.get<Partial<VoiceSettings>>('/v1/voices/settings/default');
+  return {
+    stability: s.stability ?? FALLBACK_VOICE_SETTINGS.stability,
+    similarity_boost: s.similarity_boost ?? FALLBACK_VOICE_SETTINGS.similarity_boost,
+    style: s.style ?? FALLBACK_VOICE_SETTINGS.style,
+    use_speaker_boost: s.use_speaker_boost ?? FALLBACK_VOICE_SETTINGS.use_speaker_boost,
+    speed: s.speed ?? FALLBACK_VOICE_SETTINGS.speed,
+  };
+}
+
+export interface GenerateRequest {
+  voiceId: string;
+  outputFormat: string;
+  text: string;
+  modelId: string;
+  voiceSettings: VoiceSettings;
+}
+
+export interface GeneratedAudio {
+  blob: Blob;
+  historyItemId: string | null;
+  characterCost: number | null;
+  requestId: string | null;
+}
+
+export async function generateSpeech(req: GenerateRequest): Promise<GeneratedAudio> {
+  const res = await apiFetch(`/v1/text-to-speech/${encodeURIComponent(req.voiceId)}`, {
+    method: 'POST',
+    query: { output_format: req.outputFormat },
+    json: { text: req.text, model_id: req.modelId, voice_settings: req.voiceSettings },
+    headers: { Accept: 'audio/*, application/json' },
+  });
+  const cost = res.headers.get('character-cost');
+  return {
+    blob: await res.blob(),
+    historyItemId: res.headers.get('history-item-id'),
+    characterCost: cost === null ? null : Number(cost),
+    requestId: res.headers.get('request-id'),
+  };
+}
+
+/** Output formats offered in the UI (all playable by <audio>). */
+export const OUTPUT_FORMATS: Array<{ value: string; label: string }> = [
+  { value: 'mp3_44100_128', label: 'MP3 · 44.1 kHz · 128 kbps' },
+  { value: 'mp3_44100_192', label: 'MP3 · 44.1 kHz · 192 kbps' },
+  { value: 'mp3_44100_96', label: 'MP3 · 44.1 kHz · 96 kbps' },
+  { value: 'mp3_44100_64', label: 'MP3 · 44.1 kHz · 64 kbps' },
+  { value: 'mp3_22050_32', label: 'MP3 · 22.05 kHz · 32 kbps' },
+  { value: 'opus_48000_128', label: 'Opus · 48 kHz · 128 kbps' },
+  { value: 'wav_44100', label: 'WAV · 44.1 kHz' },
+];

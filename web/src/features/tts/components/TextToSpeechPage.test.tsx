@@ -1,0 +1,155 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/Toaster';
+import { PlayerStore } from '@/lib/player';
+import { clearToasts } from '@/lib/toast';
+import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
+import { TextToSpeechPage } from './TextToSpeechPage';
+
+const voices = {
+  voices: [
+    { voice_id: 'v-aria', name: 'Aria', category: 'premade', labels: { accent: 'american', gender: 'female' }, preview_url: '/p/aria.mp3' },
+    { voice_id: 'v-roger', name: 'Roger', category: 'premade', labels: { accent: 'british' }, preview_url: '/p/roger.mp3' },
+  ],
+  has_more: false,
+  total_count: 2,
+  next_page_token: null,
+};
+const models = [
+  { model_id: 'eleven_flash_v2_5', name: 'Flash v2.5', can_do_text_to_speech: true },
+  { model_id: 'eleven_multilingual_v2', name: 'Multilingual v2', can_do_text_to_speech: true },
+  { model_id: 'sts_only', name: 'STS only', can_do_text_to_speech: false },
+];
+const defaults = { stability: 0.4, similarity_boost: 0.8, style: 0.1, use_speaker_boost: true, speed: 1 };
+
+function handlers(extra: Parameters<typeof mockFetch>[0] = {}) {
+  return mockFetch({
+    'GET /v2/voices': () => jsonResponse(voices),
+    'GET /v1/models': () => jsonResponse(models),
+    'GET /v1/voices/settings/default': () => jsonResponse(defaults),
+    ...extra,
+  });
+}
+
+function renderPage() {
+  const player = new PlayerStore();
+  renderWithProviders(
+    <>
+      <TextToSpeechPage />
+      <Toaster position="bottom-right" />
+    </>,
+    { player },
+  );
+  return player;
+}
+
+beforeEach(() => {
+  if (!URL.createObjectURL) (URL as unknown as { createObjectURL: () => string }).createObjectURL = () => 'blob:x';
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearToasts();
+});
+
+describe('voice and model persistence', () => {
+  it('defaults to the first voice and eleven_multilingual_v2', async () => {
+    handlers();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('eleven_multilingual_v2'));
+    // Models that cannot do TTS are not offered.
+    expect(within(screen.getByLabelText('Model')).queryByText('STS only')).not.toBeInTheDocument();
+  });
+
+  it('restores the stored voice and model', async () => {
+    localStorage.setItem('timbre.tts.voiceId', 'v-roger');
+    localStorage.setItem('timbre.tts.modelId', 'eleven_flash_v2_5');
+    handlers();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Roger'));
+    await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('eleven_flash_v2_5'));
+  });
+
+  it('falls back when the stored ids no longer exist', async () => {
+    localStorage.setItem('timbre.tts.voiceId', 'v-deleted');
+    localStorage.setItem('timbre.tts.modelId', 'old_model');
+    handlers();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('eleven_multilingual_v2'));
+  });
+
+  it('remembers a newly picked voice and model', async () => {
+    handlers();
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await user.click(screen.getByLabelText('Voice'));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: /^Roger/ }));
+    expect(localStorage.getItem('timbre.tts.voiceId')).toBe('v-roger');
+    await user.selectOptions(screen.getByLabelText('Model'), 'eleven_flash_v2_5');
+    expect(localStorage.getItem('timbre.tts.modelId')).toBe('eleven_flash_v2_5');
+  });
+});
+
+describe('generate', () => {
+  it('counts characters as credits, posts the request and loads the player', async () => {
+    const { calls } = handlers({
+      'POST /v1/text-to-speech/v-aria': () =>
+        new Response(new Blob(['ID3'], { type: 'audio/mpeg' }), {
+          status: 200,
+          headers: { 'Content-Type': 'audio/mpeg', 'history-item-id': 'h-123', 'character-cost': '11' },
+        }),
+    });
+    const user = userEvent.setup();
+    const player = renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await user.type(screen.getByLabelText('Text'), 'Hello world');
+    expect(screen.getByTestId('character-count')).toHaveTextContent('11 / 5,000 characters');
+    expect(screen.getByTestId('cost')).toHaveTextContent('11 credits');
+    await waitFor(() => expect(screen.getByLabelText('Stability')).toHaveValue('0.4'));
+    await user.click(screen.getByRole('button', { name: 'Generate speech' }));
+
+    await waitFor(() => expect(player.getState().item?.historyItemId).toBe('h-123'));
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.url.searchParams.get('output_format')).toBe('mp3_44100_128');
+    expect(post.body).toEqual({
+      text: 'Hello world',
+      model_id: 'eleven_multilingual_v2',
+      voice_settings: defaults,
+    });
+    expect(player.getState().item).toMatchObject({ autoStart: true, voiceName: 'Aria', type: 'text-to-speech' });
+  });
+
+  it('shows the server message of a quota error in a toast', async () => {
+    handlers({
+      'POST /v1/text-to-speech/v-aria': () =>
+        jsonResponse(
+          { detail: { status: 'quota_exceeded', message: 'This request exceeds your quota. You have 5 credits remaining.' } },
+          401,
+        ),
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await user.type(screen.getByLabelText('Text'), 'Hello world');
+    await user.click(screen.getByRole('button', { name: 'Generate speech' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This request exceeds your quota. You have 5 credits remaining.');
+  });
+
+  it('reset restores the server default voice settings', async () => {
+    handlers();
+    const user = userEvent.setup();
+    renderPage();
+    const speed = await screen.findByLabelText('Speed');
+    expect(speed).toHaveAttribute('min', '0.7');
+    expect(speed).toHaveAttribute('max', '1.2');
+    await waitFor(() => expect(screen.getByLabelText('Similarity')).toHaveValue('0.8'));
+    await user.click(screen.getByRole('switch', { name: 'Speaker boost' }));
+    expect(screen.getByRole('switch', { name: 'Speaker boost' })).toHaveAttribute('aria-checked', 'false');
+    await user.click(screen.getByRole('button', { name: 'Reset to defaults' }));
+    expect(screen.getByRole('switch', { name: 'Speaker boost' })).toHaveAttribute('aria-checked', 'true');
+  });
+});

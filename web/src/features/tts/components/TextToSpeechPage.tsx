@@ -1,0 +1,261 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { Button } from '@/components/Button';
+import { cn } from '@/components/cn';
+import { Select, TextArea } from '@/components/Field';
+import { AlertIcon } from '@/components/icons';
+import { httpErrorMessage } from '@/lib/api-client';
+import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT } from '@/lib/constants';
+import { formatNumber, truncate } from '@/lib/format';
+import { usePlayerStore } from '@/lib/player';
+import { getItem, setItem, STORAGE_KEYS } from '@/lib/storage';
+import { toast } from '@/lib/toast';
+import { FALLBACK_VOICE_SETTINGS, generateSpeech, OUTPUT_FORMATS, type VoiceSettings } from '../api';
+import { useDefaultVoiceSettings, useModels, useVoices } from '../hooks/queries';
+import { usePersistentSelection } from '../hooks/usePersistentSelection';
+import { VoicePicker } from './VoicePicker';
+import { VoiceSettingsPanel } from './VoiceSettingsPanel';
+
+export const DEFAULT_MAX_TEXT_LENGTH = 5000;
+
+type Tab = 'settings' | 'history';
+
+interface TextToSpeechPageProps {
+  /** The history panel, composed in by the app layer. */
+  historyPanel?: ReactNode;
+  initialTab?: Tab;
+  onTabChange?: (tab: Tab) => void;
+  /** Called after a successful generation (the app refreshes history and usage). */
+  onGenerated?: (historyItemId: string | null) => void;
+  /** Credits left this period, when known (for a warning only; the server decides). */
+  creditsRemaining?: number;
+}
+
+export function TextToSpeechPage({
+  historyPanel,
+  initialTab = 'settings',
+  onTabChange,
+  onGenerated,
+  creditsRemaining,
+}: TextToSpeechPageProps) {
+  const textId = useId();
+  const modelSelectId = useId();
+  const formatId = useId();
+  const player = usePlayerStore();
+  const [text, setText] = useState('');
+  const [tab, setTab] = useState<Tab>(initialTab);
+  useEffect(() => setTab(initialTab), [initialTab]);
+
+  const voicesQuery = useVoices();
+  const modelsQuery = useModels();
+  const defaultsQuery = useDefaultVoiceSettings();
+
+  const voices = voicesQuery.data?.voices;
+  const ttsModels = useMemo(
+    () => modelsQuery.data?.filter((m) => m.can_do_text_to_speech !== false),
+    [modelsQuery.data],
+  );
+  const [voiceId, setVoiceId] = usePersistentSelection(
+    STORAGE_KEYS.selectedVoice,
+    useMemo(() => voices?.map((v) => v.voice_id), [voices]),
+  );
+  const [modelId, setModelId] = usePersistentSelection(
+    STORAGE_KEYS.selectedModel,
+    useMemo(() => ttsModels?.map((m) => m.model_id), [ttsModels]),
+    DEFAULT_MODEL_ID,
+  );
+  const [extraVoice, setExtraVoice] = useState<NonNullable<typeof voices>[number] | undefined>();
+  const selectedVoice = voices?.find((v) => v.voice_id === voiceId) ?? (extraVoice?.voice_id === voiceId ? extraVoice : undefined);
+  const selectedModel = ttsModels?.find((m) => m.model_id === modelId);
+
+  const [outputFormat, setOutputFormatState] = useState(
+    () => getItem(STORAGE_KEYS.outputFormat) ?? DEFAULT_OUTPUT_FORMAT,
+  );
+  const setOutputFormat = (v: string) => {
+    setItem(STORAGE_KEYS.outputFormat, v);
+    setOutputFormatState(v);
+  };
+
+  const [settings, setSettings] = useState<VoiceSettings | null>(null);
+  const defaults = defaultsQuery.data ?? FALLBACK_VOICE_SETTINGS;
+  const effectiveSettings = settings ?? defaults;
+
+  const maxLength = selectedModel?.maximum_text_length_per_request || DEFAULT_MAX_TEXT_LENGTH;
+  const characters = text.length;
+  const cost = characters;
+  const overLimit = creditsRemaining !== undefined && cost > creditsRemaining;
+
+  const generate = useMutation({
+    mutationFn: generateSpeech,
+    onSuccess: (audio, req) => {
+      const src = URL.createObjectURL(audio.blob);
+      player.load({
+        id: audio.historyItemId ?? `tts-${Date.now()}`,
+        src,
+        revokeSrc: true,
+        type: 'text-to-speech',
+        title: truncate(req.text.replace(/\s+/g, ' ').trim(), 100),
+        voiceName: selectedVoice?.name,
+        historyItemId: audio.historyItemId ?? undefined,
+        text: req.text,
+        outputFormat: req.outputFormat,
+        autoStart: true,
+      });
+      onGenerated?.(audio.historyItemId);
+    },
+    onError: (err) => toast.error(httpErrorMessage(err)),
+  });
+
+  const canGenerate = Boolean(text.trim() && voiceId && modelId && characters <= maxLength) && !generate.isPending;
+  const submit = () => {
+    if (!canGenerate || !voiceId || !modelId) return;
+    generate.mutate({ voiceId, modelId, text, outputFormat, voiceSettings: effectiveSettings });
+  };
+
+  const loadError = voicesQuery.error ?? modelsQuery.error;
+
+  const changeTab = (t: Tab) => {
+    setTab(t);
+    onTabChange?.(t);
+  };
+
+  return (
+    <div className="flex min-h-full flex-col lg:flex-row">
+      <section className="flex min-h-[24rem] flex-1 flex-col border-gray-200 p-4 sm:p-6 lg:border-r dark:border-gray-800">
+        <h1 className="mb-4 text-xl font-semibold tracking-tight">Text to Speech</h1>
+        {loadError && (
+          <p role="alert" className="mb-4 flex items-center gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            <AlertIcon size={16} /> {httpErrorMessage(loadError)}
+          </p>
+        )}
+        <label htmlFor={textId} className="sr-only">
+          Text
+        </label>
+        <TextArea
+          id={textId}
+          value={text}
+          onChange={(e) => setText(e.target.value.slice(0, maxLength))}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+          maxLength={maxLength}
+          placeholder="Start typing here or paste any text you want to turn into lifelike speech…"
+          className="min-h-[16rem] flex-1 border-0 bg-transparent p-0 text-base leading-relaxed shadow-none focus:ring-0 dark:bg-transparent"
+        />
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 dark:border-gray-800">
+          <div className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
+            <span data-testid="character-count">
+              {formatNumber(characters)} / {formatNumber(maxLength)} characters
+            </span>
+            <span className="mx-2" aria-hidden="true">
+              ·
+            </span>
+            <span data-testid="cost">
+              {formatNumber(cost)} {cost === 1 ? 'credit' : 'credits'}
+            </span>
+            {creditsRemaining !== undefined && (
+              <span className={cn('ml-2', overLimit && 'font-medium text-red-600 dark:text-red-400')}>
+                ({formatNumber(Math.max(0, creditsRemaining))} remaining)
+              </span>
+            )}
+          </div>
+          <Button size="lg" onClick={submit} disabled={!canGenerate} loading={generate.isPending}>
+            Generate speech
+          </Button>
+        </div>
+        {overLimit && (
+          <p className="mt-2 text-sm text-red-600 dark:text-red-400">
+            This text needs more credits than you have left this period.
+          </p>
+        )}
+      </section>
+
+      <aside className="w-full shrink-0 lg:w-96 xl:w-[26rem]">
+        <div role="tablist" aria-label="Text to speech panels" className="flex border-b border-gray-200 px-4 dark:border-gray-800">
+          {(['settings', 'history'] as const).map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              id={`tts-tab-${t}`}
+              aria-selected={tab === t}
+              aria-controls={`tts-panel-${t}`}
+              onClick={() => changeTab(t)}
+              className={cn(
+                '-mb-px cursor-pointer border-b-2 px-3 py-3 text-sm font-medium capitalize',
+                tab === t
+                  ? 'border-gray-900 text-gray-900 dark:border-white dark:text-white'
+                  : 'border-transparent text-gray-500 hover:text-gray-800 dark:hover:text-gray-200',
+              )}
+            >
+              {t}
+            </button>
+          ))}
+        </div>
+        <div
+          role="tabpanel"
+          id="tts-panel-settings"
+          aria-labelledby="tts-tab-settings"
+          hidden={tab !== 'settings'}
+          className="space-y-5 p-4 sm:p-6"
+        >
+          <VoicePicker
+            voices={voices}
+            selected={selectedVoice}
+            loading={voicesQuery.isPending}
+            onSelect={(v) => {
+              if (!voices?.some((x) => x.voice_id === v.voice_id)) setExtraVoice(v);
+              setVoiceId(v.voice_id);
+            }}
+          />
+          <div>
+            <label htmlFor={modelSelectId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">
+              Model
+            </label>
+            <Select
+              id={modelSelectId}
+              value={modelId ?? ''}
+              onChange={(e) => setModelId(e.target.value)}
+              disabled={!ttsModels?.length}
+            >
+              {!ttsModels && <option value="">Loading models…</option>}
+              {ttsModels?.map((m) => (
+                <option key={m.model_id} value={m.model_id}>
+                  {m.name}
+                </option>
+              ))}
+            </Select>
+            {selectedModel?.description && (
+              <p className="mt-1.5 text-xs text-gray-500 dark:text-gray-400">{selectedModel.description}</p>
+            )}
+          </div>
+          <VoiceSettingsPanel
+            value={effectiveSettings}
+            onChange={setSettings}
+            onReset={() => setSettings(defaults)}
+            canUseStyle={selectedModel?.can_use_style !== false}
+            canUseSpeakerBoost={selectedModel?.can_use_speaker_boost !== false}
+          />
+          <div>
+            <label htmlFor={formatId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">
+              Output format
+            </label>
+            <Select id={formatId} value={outputFormat} onChange={(e) => setOutputFormat(e.target.value)}>
+              {OUTPUT_FORMATS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </div>
+        <div role="tabpanel" id="tts-panel-history" aria-labelledby="tts-tab-history" hidden={tab !== 'history'}>
+          {tab === 'history' && historyPanel}
+        </div>
+      </aside>
+    </div>
+  );
+}
