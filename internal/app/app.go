@@ -16,9 +16,11 @@ import (
 	"timbre/internal/auth"
 	"timbre/internal/blob"
 	"timbre/internal/config"
+	"timbre/internal/docs"
 	"timbre/internal/engine"
 	"timbre/internal/history"
 	"timbre/internal/httpx"
+	"timbre/internal/jobs"
 	"timbre/internal/mail"
 	"timbre/internal/server"
 	"timbre/internal/speech"
@@ -52,6 +54,7 @@ type App struct {
 	Server   *server.Server
 	Registry *prometheus.Registry
 	Log      *slog.Logger
+	jobs     *jobs.Client
 	closers  []func()
 }
 
@@ -85,6 +88,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		return nil, err
 	}
 	a.closers = append(a.closers, func() { a.DB.Close() })
+	if err := jobs.Migrate(ctx, a.DB, a.Log); err != nil {
+		return nil, fmt.Errorf("migrate job queue: %w", err)
+	}
 	if a.Blob, err = blob.Open(ctx, cfg.BlobURL, cfg.DataDir); err != nil {
 		return nil, err
 	}
@@ -114,6 +120,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: speech.ModelsFor},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
 		&user.Handlers{DB: a.DB},
+		docs.Handlers{},
 	}
 	a.Server = server.New(server.Options{
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
@@ -174,4 +181,3 @@ func (a *App) Close() {
 	}
 	a.closers = nil
 }
-

@@ -2,15 +2,74 @@ package app
 
 import (
 	"context"
+	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/riverqueue/river"
+
+	"timbre/internal/history"
+	"timbre/internal/jobs"
+	"timbre/internal/speech"
 	"timbre/internal/store"
 )
 
-// StartJobs starts the background workers. (Wired to River once internal/jobs lands.)
-func (a *App) StartJobs(ctx context.Context) error { return nil }
+// PurgeInterval is how often deleted history audio is looked for.
+const PurgeInterval = 10 * time.Minute
 
-// StopJobs stops the background workers.
-func (a *App) StopJobs() {}
+// StartJobs starts River's workers in this process: voice previews and history clean-up. It
+// enqueues previews for premade voices that have none, and the periodic purge.
+func (a *App) StartJobs(ctx context.Context) error {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &speech.PreviewWorker{Svc: a.Speech})
+	river.AddWorker(workers, &history.PurgeWorker{DB: a.DB, Blob: a.Blob, Retention: a.Cfg.HistoryRetention})
+	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
+		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
+		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeInterval),
+			func() (river.JobArgs, *river.InsertOpts) { return history.PurgeArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
+	})
+	if err != nil {
+		return err
+	}
+	if err := client.Start(ctx); err != nil {
+		client.Close()
+		return err
+	}
+	a.jobs = client
+	a.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "timbre_jobs_queue_depth", Help: "Background jobs waiting to run (available, scheduled, retryable)."},
+		func() float64 {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			n, err := client.QueueDepth(ctx)
+			if err != nil {
+				return -1
+			}
+			return float64(n)
+		}))
+	missing, err := a.Speech.MissingPreviews(ctx)
+	if err != nil {
+		return err
+	}
+	for _, id := range missing {
+		if _, err := client.Insert(ctx, speech.PreviewArgs{VoiceID: id}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StopJobs lets running jobs finish (up to ten seconds) and stops the workers.
+func (a *App) StopJobs() {
+	if a.jobs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = a.jobs.Stop(ctx)
+	_ = a.jobs.Close()
+	a.jobs = nil
+}
 
 // MigrateJobs applies the job queue's migrations.
-func MigrateJobs(ctx context.Context, db *store.DB) error { return nil }
+func MigrateJobs(ctx context.Context, db *store.DB) error {
+	return jobs.Migrate(ctx, db, nil)
+}

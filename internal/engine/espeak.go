@@ -144,6 +144,8 @@ func isoCode(tag string) string {
 	return base
 }
 
+var _ Synthesizer = (*Espeak)(nil)
+
 // Name implements Synthesizer.
 func (*Espeak) Name() string { return "espeak" }
 
@@ -201,20 +203,26 @@ func espeakVoiceName(req Request) (string, error) {
 	return v.ident + "+" + file, nil
 }
 
-// espeakVoiceForLanguage picks the voice espeak prefers for a language tag: an exact tag match
-// with the lowest priority, else a voice whose primary language has the same base code.
+// espeakVoiceForLanguage picks the voice espeak prefers for a language tag ("pt-br"), else for
+// the tag's base language ("en-zz" → "en"), else a voice whose primary language it is.
 func espeakVoiceForLanguage(lang string) *espeakVoice {
-	var best *espeakVoice
-	bestPrio := 1 << 30
-	for i := range espeakVoiceList {
-		if p, ok := espeakVoiceList[i].langs[lang]; ok && p < bestPrio {
-			best, bestPrio = &espeakVoiceList[i], p
+	byTag := func(tag string) *espeakVoice {
+		var best *espeakVoice
+		bestPrio := 1 << 30
+		for i := range espeakVoiceList {
+			if p, ok := espeakVoiceList[i].langs[tag]; ok && p < bestPrio {
+				best, bestPrio = &espeakVoiceList[i], p
+			}
 		}
-	}
-	if best != nil {
 		return best
 	}
 	code := isoCode(lang)
+	if v := byTag(lang); v != nil {
+		return v
+	}
+	if v := byTag(code); v != nil {
+		return v
+	}
 	for i := range espeakVoiceList {
 		if espeakVoiceList[i].info.Languages[0] == code {
 			return &espeakVoiceList[i]

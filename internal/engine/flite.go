@@ -125,6 +125,8 @@ func NewFlite() (*Flite, error) {
 	return &Flite{}, nil
 }
 
+var _ Synthesizer = (*Flite)(nil)
+
 // Name implements Synthesizer.
 func (*Flite) Name() string { return "flite" }
 

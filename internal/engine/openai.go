@@ -69,6 +69,8 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	return &OpenAI{cfg: cfg, endpoint: base + "/audio/speech"}, nil
 }
 
+var _ Synthesizer = (*OpenAI)(nil)
+
 // Name implements Synthesizer.
 func (o *OpenAI) Name() string { return o.cfg.Name }
 

@@ -62,6 +62,8 @@ func newPool(kind string, n int) (*Pool, error) {
 	return p, nil
 }
 
+var _ Synthesizer = (*Pool)(nil)
+
 // Name implements Synthesizer.
 func (p *Pool) Name() string { return p.kind }
 

@@ -193,9 +193,10 @@ func (s *Service) Begin(ctx context.Context, j *Job) error {
 	return s.DB.InTx(ctx, func(tx *store.Tx) error {
 		from, to, err := tx.Charge(ctx, j.WorkspaceID, j.Cost, j.tier.CharacterLimit, s.now())
 		if errors.Is(err, store.ErrQuotaExceeded) {
+			used, _ := tx.CharacterCount(ctx, j.WorkspaceID)
 			return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
 				"This request exceeds your quota of %d. You have %d credits remaining, while %d credits are required for this request.",
-				j.tier.CharacterLimit, max(0, j.tier.CharacterLimit-s.characterCount(ctx, j.WorkspaceID)), j.Cost)
+				j.tier.CharacterLimit, max(0, j.tier.CharacterLimit-used), j.Cost)
 		}
 		if err != nil {
 			return err
@@ -213,14 +214,6 @@ func (s *Service) Begin(ctx context.Context, j *Job) error {
 			ContentType: j.Format.ContentType(), OutputFormat: j.Format.Name, Source: j.Source, State: store.StateProcessing,
 		})
 	})
-}
-
-func (s *Service) characterCount(ctx context.Context, workspaceID string) int64 {
-	ws, err := s.DB.Workspace(ctx, workspaceID, s.now())
-	if err != nil {
-		return 0
-	}
-	return ws.CharacterCount
 }
 
 // Fail undoes Begin: the characters come back and the history row goes, in one transaction.

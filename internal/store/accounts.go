@@ -84,16 +84,21 @@ const workspaceCols = `id, name, owner_id, tier, character_count, period_start_u
 
 // Workspace loads a workspace, rolling its character period forward when it has ended.
 func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspace, error) {
+	read := func() (*Workspace, error) {
+		w := &Workspace{}
+		err := db.queryRow(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id).Scan(
+			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt)
+		return w, notFound(err)
+	}
+	w, err := read()
+	if err != nil || now.Unix() < w.NextResetUnix {
+		return w, err
+	}
+	// The period ended: roll it over (a write, so only when needed) and read again.
 	if err := db.rollPeriod(ctx, db.write, id, now); err != nil {
 		return nil, err
 	}
-	w := &Workspace{}
-	err := db.queryRow(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id).Scan(
-		&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt)
-	if err != nil {
-		return nil, notFound(err)
-	}
-	return w, nil
+	return read()
 }
 
 // rollPeriod starts a new monthly character period (count back to zero) once the old one ended.
@@ -266,4 +271,11 @@ func (tx *Tx) SetPassword(ctx context.Context, userID, hash string) error {
 	}
 	_, err := tx.exec(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
 	return err
+}
+
+// CharacterCount reads the workspace's count inside tx.
+func (tx *Tx) CharacterCount(ctx context.Context, workspaceID string) (int64, error) {
+	var n int64
+	err := tx.queryRow(ctx, `SELECT character_count FROM workspaces WHERE id = ?`, workspaceID).Scan(&n)
+	return n, notFound(err)
 }

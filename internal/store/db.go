@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -40,9 +41,9 @@ type DB struct {
 	write   *sql.DB
 	// PG is the pgx pool behind a PostgreSQL database (River's driver wants it); nil for SQLite.
 	PG *pgxpool.Pool
-	// SQLiteDB is the write connection of a SQLite database; nil for PostgreSQL. It allows one
-	// connection: code that keeps a transaction open while calling the store (River does) must open
-	// its own connection with OpenSQLite(SQLitePath) instead of sharing this one.
+	// SQLiteDB is the write connection of a SQLite database; nil for PostgreSQL. It holds one
+	// connection, so anything else that writes often (the job queue) should open its own with
+	// OpenSQLite(SQLitePath) rather than queue behind, and in front of, the store's writes.
 	SQLiteDB *sql.DB
 	// SQLitePath is the file of a SQLite database; empty for PostgreSQL.
 	SQLitePath string
@@ -55,7 +56,17 @@ var ErrNotFound = errors.New("store: not found")
 // sqlitePath (creating its directory). It does not migrate: call Migrate.
 func Open(ctx context.Context, url, sqlitePath string) (*DB, error) {
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
-		pool, err := pgxpool.New(ctx, url)
+		cfg, err := pgxpool.ParseConfig(url)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		// pgxpool's default (max(4, CPUs)) is too small once River shares the pool: its LISTEN
+		// connection is held for good, and its producers, elector and completer take more. A
+		// pool_max_conns in the URL still wins.
+		if !strings.Contains(url, "pool_max_conns") {
+			cfg.MaxConns = max(cfg.MaxConns, int32(min(4*runtime.NumCPU(), 32)), 10)
+		}
+		pool, err := pgxpool.NewWithConfig(ctx, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
@@ -98,8 +109,8 @@ func SQLiteDSN(path string) string {
 }
 
 // OpenSQLite opens one more single-connection writer on the SQLite file at path, with the store's
-// settings (SQLiteDSN). The job queue uses it so that its transactions never wait for the store's
-// writer connection, nor the store's for its.
+// settings (SQLiteDSN). The job queue uses it: its writes and the store's then take turns on
+// SQLite's file lock (waiting up to the busy timeout) and its reads run beside them under WAL.
 func OpenSQLite(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", SQLiteDSN(path))
 	if err != nil {

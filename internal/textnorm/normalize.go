@@ -465,14 +465,15 @@ var (
 	isoDateRE = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})`)
 	usDateRE  = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{4})`)
 	clockRE   = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?`)
-	phoneRE   = regexp.MustCompile(`^(?:\(\d{3}\) ?|\d{3}[-.])\d{3}[-.]\d{4}|^\d{3}-\d{4}`)
+	phoneRE   = regexp.MustCompile(`^(?:(?:\(\d{3}\) ?|\d{3}[-.])\d{3}[-.]\d{4}|\d{3}-\d{4})`)
 )
 
 // match runs an anchored pattern at i and returns the submatches and the end, or nil when it does
-// not match or a letter or digit follows.
-func (n *normalizer) match(re *regexp.Regexp, i int) ([]string, int) {
-	m := re.FindStringSubmatchIndex(n.text[i:])
-	if m == nil || !n.boundaryAt(i+m[1]) {
+// not match or a digit (or, unless letterOK, a letter) follows.
+func (n *normalizer) match(re *regexp.Regexp, i int, letterOK bool) ([]string, int) {
+	// The patterns are short; a bounded window keeps each attempt O(1) on long texts.
+	m := re.FindStringSubmatchIndex(n.text[i:min(len(n.text), i+32)])
+	if m == nil || n.digitAt(i+m[1]) || (!letterOK && !n.boundaryAt(i+m[1])) {
 		return nil, i
 	}
 	subs := make([]string, len(m)/2)
@@ -491,9 +492,9 @@ func atoi(s string) int { v, _ := strconv.Atoi(s); return v }
 func (n *normalizer) date(i int) (string, int) {
 	var y, m, d int
 	var end int
-	if s, e := n.match(isoDateRE, i); s != nil {
+	if s, e := n.match(isoDateRE, i, false); s != nil {
 		y, m, d, end = atoi(s[1]), atoi(s[2]), atoi(s[3]), e
-	} else if s, e := n.match(usDateRE, i); s != nil {
+	} else if s, e := n.match(usDateRE, i, false); s != nil {
 		m, d, y, end = atoi(s[1]), atoi(s[2]), atoi(s[3]), e
 		if m > 12 && d <= 12 {
 			m, d = d, m
@@ -509,15 +510,15 @@ func (n *normalizer) date(i int) (string, int) {
 
 // clock reads 3:30, 15:05:09 and 3:30 pm.
 func (n *normalizer) clock(i int) (string, int) {
-	s, end := n.match(clockRE, i)
+	s, end := n.match(clockRE, i, true) // a letter may follow: 3:30PM
 	if s == nil {
 		return "", i
 	}
 	h, m, sec := atoi(s[1]), atoi(s[2]), atoi(s[3])
-	if h > 24 || m > 59 || sec > 59 {
+	ampm, e := n.amPm(end)
+	if h > 24 || m > 59 || sec > 59 || (e == end && !n.boundaryAt(end)) {
 		return "", i
 	}
-	ampm, e := n.amPm(end)
 	words := enCardinal(int64(h))
 	switch {
 	case m == 0 && e > end:
@@ -570,7 +571,7 @@ func (n *normalizer) amPm(i int) (string, int) {
 
 // phone reads US-style phone numbers digit by digit: (555) 123-4567, 555-1234.
 func (n *normalizer) phone(i int) (string, int) {
-	s, end := n.match(phoneRE, i)
+	s, end := n.match(phoneRE, i, false)
 	if s == nil {
 		return "", i
 	}
@@ -584,10 +585,10 @@ func (n *normalizer) phone(i int) (string, int) {
 // yearContext reports whether the 4-digit number at [start, end) reads as a year: after "in",
 // "since", a month…, before "AD"/"BC", or in a range of years (1939–1945).
 func (n *normalizer) yearContext(start, end int) bool {
-	prev := n.prevWord(start)
-	if yearWords[prev] || monthIndex(prev) > 0 {
+	if n.yearWordBefore(start) {
 		return true
 	}
+	prev := n.prevWord(start)
 	if p := n.prevWordStart(start); p > 0 {
 		// "March 5, 2024": a day number after a month name.
 		if len(prev) <= 2 && prev != "" && isDigit(prev[0]) && monthIndex(n.prevWord(p)) > 0 {
@@ -596,7 +597,7 @@ func (n *normalizer) yearContext(start, end int) bool {
 		// "in 1990 and 2024": a second year.
 		if prev == "and" || prev == "or" || prev == "to" || prev == "through" {
 			q := n.prevWordStart(p)
-			if e := digitsEnd(n.text, q); e-q == 4 && atoi(n.text[q:e]) >= 1000 && atoi(n.text[q:e]) < 2100 && n.yearContext(q, e) {
+			if e := digitsEnd(n.text, q); e-q == 4 && atoi(n.text[q:e]) >= 1000 && atoi(n.text[q:e]) < 2100 && n.yearWordBefore(q) {
 				return true
 			}
 		}
@@ -625,18 +626,25 @@ func (n *normalizer) yearContext(start, end int) bool {
 	return false
 }
 
+// yearWordBefore reports whether the word before byte i introduces a year ("in", "since", a month…).
+func (n *normalizer) yearWordBefore(i int) bool {
+	prev := n.prevWord(i)
+	return yearWords[prev] || monthIndex(prev) > 0
+}
+
 var yearWords = set("in", "since", "from", "until", "till", "by", "of", "year", "during", "before", "after",
 	"around", "circa", "c", "ca", "between", "summer", "winter", "spring", "autumn", "fall", "early", "late",
 	"mid", "born", "died", "founded", "established", "built", "released", "published")
 
-// prevWordStart returns the start of the word before byte i, skipping spaces and commas.
+// prevWordStart returns the start of the word before byte i, skipping spaces and commas. Only
+// the last 32 bytes of a word are looked at, so scanning stays linear on text without spaces.
 func (n *normalizer) prevWordStart(i int) int {
 	t := n.text
 	j := i
 	for j > 0 && (t[j-1] == ' ' || t[j-1] == ',' || t[j-1] == '\n') {
 		j--
 	}
-	for j > 0 {
+	for limit := j - 32; j > 0 && j > limit; {
 		r, size := utf8.DecodeLastRuneInString(t[:j])
 		if !isAlnum(r) && r != '.' {
 			break
@@ -721,10 +729,11 @@ var enAbbreviations = []abbreviation{
 func (n *normalizer) abbreviation(i int) int {
 	t := n.text
 	rest := t[i:]
-	word, abbrLen, canEnd := "", 0, false
+	word, abbrLen, canEnd, capped := "", 0, false, false
 	for _, a := range enAbbreviations {
 		if hasPrefixCap(rest, a.abbr) {
 			word, abbrLen, canEnd = a.word, len(a.abbr), a.canEnd
+			capped = !strings.HasPrefix(rest, a.abbr) // E.g. at a sentence start
 			break
 		}
 	}
@@ -765,8 +774,16 @@ func (n *normalizer) abbreviation(i int) int {
 			end-- // the period ends the sentence too: leave it in the text
 		}
 	}
+	if capped {
+		word = capitalize(word) // E.g. → For example
+	}
 	n.emit(i, end, word)
 	return end
+}
+
+func capitalize(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // hasPrefixCap reports whether s starts with prefix, or with prefix capitalised (sentence start).

@@ -41,7 +41,7 @@ func TestNormalizeEnglish(t *testing.T) {
 		{"on 25/12/2023", "on December twenty-fifth, twenty twenty-three"},
 		{"March 5, 2024", "March fifth, twenty twenty-four"},
 		{"Dec. 31st", "Dec. thirty-first"},
-		{"2024-13-45", "two thousand twenty-four-thirteen-forty-five"},
+		{"2024-13-45", "two thousand twenty-four to thirteen to forty-five"}, // not a date
 		// Times.
 		{"at 3:30 pm", "at three thirty p m"},
 		{"at 3:30PM", "at three thirty p m"},

@@ -220,7 +220,7 @@ func trimSpace(text string, start, end int) (int, int) {
 
 // appendLimited appends s, cut into pieces of at most maxRunes runes.
 func appendLimited(spans []Span, text string, s Span, maxRunes int) []Span {
-	for utf8.RuneCountInString(text[s.Start:s.End]) > maxRunes {
+	for longerThan(text[s.Start:s.End], maxRunes) {
 		cut := cutPoint(text, s, maxRunes)
 		a, b := trimSpace(text, s.Start, cut)
 		if a < b {
@@ -232,6 +232,21 @@ func appendLimited(spans []Span, text string, s Span, maxRunes int) []Span {
 		spans = append(spans, s)
 	}
 	return spans
+}
+
+// longerThan reports whether s has more than n runes, looking at no more than n+1 of them (a
+// full count on every cut would make splitting one huge sentence quadratic).
+func longerThan(s string, n int) bool {
+	if len(s) <= n {
+		return false
+	}
+	count := 0
+	for range s {
+		if count++; count > n {
+			return true
+		}
+	}
+	return false
 }
 
 // cutPoint picks where to cut a too-long span within its first maxRunes runes: after the last

@@ -122,7 +122,7 @@ function UserMenu() {
   );
 }
 
-function SidebarContent() {
+function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
   const { pathname } = useLocation();
   return (
     <div className="flex h-full flex-col">
@@ -130,7 +130,10 @@ function SidebarContent() {
         <NavLink to="/app/speech-synthesis/text-to-speech" aria-label="Timbre home">
           <Logo />
         </NavLink>
-        <ThemeToggle />
+        <div className="flex items-center gap-1">
+          <ThemeToggle />
+          {closeButton}
+        </div>
       </div>
       <nav aria-label="Main" className="flex-1 space-y-6 overflow-y-auto px-3 py-2">
         {NAV.map((group, i) => (
@@ -191,13 +194,16 @@ export function AppShell() {
             className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] bg-white shadow-xl md:hidden dark:bg-gray-950"
           >
             <RadixDialog.Title className="sr-only">Navigation</RadixDialog.Title>
-            <RadixDialog.Close
-              aria-label="Close navigation"
-              className="absolute top-4 right-3 z-10 flex size-8 cursor-pointer items-center justify-center rounded-lg hover:bg-gray-100 dark:hover:bg-gray-800"
-            >
-              <CloseIcon size={16} />
-            </RadixDialog.Close>
-            <SidebarContent />
+            <SidebarContent
+              closeButton={
+                <RadixDialog.Close
+                  aria-label="Close navigation"
+                  className="flex size-9 cursor-pointer items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800"
+                >
+                  <CloseIcon size={16} />
+                </RadixDialog.Close>
+              }
+            />
           </RadixDialog.Content>
         </RadixDialog.Portal>
       </RadixDialog.Root>

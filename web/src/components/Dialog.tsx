@@ -44,26 +44,25 @@ export function Dialog({
           {...(description ? {} : { 'aria-describedby': undefined })}
           onOpenAutoFocus={onOpenAutoFocus}
         >
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
-              {description && (
-                <RadixDialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
-                  {description}
-                </RadixDialog.Description>
-              )}
-            </div>
-            {!hideClose && (
-              <RadixDialog.Close
-                aria-label="Close"
-                className="-mt-1 -mr-2 flex size-8 cursor-pointer items-center justify-center rounded-lg text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800"
-              >
-                <CloseIcon size={16} />
-              </RadixDialog.Close>
+          <div className="mb-4 pr-8">
+            <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
+            {description && (
+              <RadixDialog.Description className="mt-1 text-sm text-gray-600 dark:text-gray-400">
+                {description}
+              </RadixDialog.Description>
             )}
           </div>
           {children}
           {footer && <div className="mt-6 flex flex-wrap justify-end gap-2">{footer}</div>}
+          {/* Last in DOM order so opening focuses the first field or action, not Close. */}
+          {!hideClose && (
+            <RadixDialog.Close
+              aria-label="Close"
+              className="absolute top-5 right-4 flex size-8 cursor-pointer items-center justify-center rounded-lg text-gray-500 hover:bg-gray-100 dark:hover:bg-gray-800"
+            >
+              <CloseIcon size={16} />
+            </RadixDialog.Close>
+          )}
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

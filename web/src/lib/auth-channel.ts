@@ -8,8 +8,12 @@ const CHANNEL = 'timbre-auth';
 
 type Message = { type: 'sign-out'; at: number };
 
+/** Our own last broadcast: BroadcastChannel also reaches other channels in this tab. */
+let lastLocalSignOut = 0;
+
 export function broadcastSignOut(): void {
   const message: Message = { type: 'sign-out', at: Date.now() };
+  lastLocalSignOut = message.at;
   try {
     if (typeof BroadcastChannel !== 'undefined') {
       const ch = new BroadcastChannel(CHANNEL);
@@ -31,7 +35,7 @@ export function onRemoteSignOut(onSignOut: () => void): () => void {
   let channel: BroadcastChannel | undefined;
   let last = 0;
   const fire = (at: number) => {
-    if (at === last) return; // both transports may deliver the same event
+    if (at === last || at === lastLocalSignOut) return; // duplicate transport, or our own sign-out
     last = at;
     onSignOut();
   };

@@ -13,6 +13,7 @@ import {
   TrashIcon,
 } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
+import { Tooltip } from '@/components/Tooltip';
 import { httpErrorMessage } from '@/lib/api-client';
 import { saveBlob } from '@/lib/download';
 import { formatDate, formatNumber, truncate } from '@/lib/format';
@@ -143,39 +144,55 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
         </div>
       </div>
       <div className="mt-2 flex items-center gap-0.5 pl-11">
-        <button
-          type="button"
-          className={cn(rowButton, fb?.thumbs_up === true && 'text-emerald-600 dark:text-emerald-400')}
-          onClick={() => thumbs(true)}
-          aria-label="Thumbs up"
-          aria-pressed={fb?.thumbs_up === true}
-        >
-          <ThumbUpIcon size={15} />
-        </button>
-        <button
-          type="button"
-          className={cn(rowButton, fb?.thumbs_up === false && 'text-red-600 dark:text-red-400')}
-          onClick={() => thumbs(false)}
-          aria-label="Thumbs down"
-          aria-pressed={fb?.thumbs_up === false}
-        >
-          <ThumbDownIcon size={15} />
-        </button>
+        <Tooltip content="Like">
+          <button
+            type="button"
+            className={cn(rowButton, fb?.thumbs_up === true && 'text-emerald-600 dark:text-emerald-400')}
+            onClick={() => thumbs(true)}
+            aria-label="Thumbs up"
+            aria-pressed={fb?.thumbs_up === true}
+          >
+            <ThumbUpIcon size={15} />
+          </button>
+        </Tooltip>
+        <Tooltip content="Dislike">
+          <button
+            type="button"
+            className={cn(rowButton, fb?.thumbs_up === false && 'text-red-600 dark:text-red-400')}
+            onClick={() => thumbs(false)}
+            aria-label="Thumbs down"
+            aria-pressed={fb?.thumbs_up === false}
+          >
+            <ThumbDownIcon size={15} />
+          </button>
+        </Tooltip>
         <span className="mx-1 h-4 w-px bg-gray-200 dark:bg-gray-700" aria-hidden="true" />
-        <button type="button" className={rowButton} onClick={() => void download()} disabled={downloading} aria-label="Download">
-          {downloading ? <Spinner /> : <DownloadIcon size={15} />}
-        </button>
-        <button type="button" className={rowButton} onClick={() => setShareOpen(true)} aria-label="Share">
-          <ShareIcon size={15} />
-        </button>
-        <button
-          type="button"
-          className={cn(rowButton, 'hover:text-red-600 dark:hover:text-red-400')}
-          onClick={() => onDelete(item)}
-          aria-label="Delete"
-        >
-          <TrashIcon size={15} />
-        </button>
+        <Tooltip content="Download">
+          <button
+            type="button"
+            className={rowButton}
+            onClick={() => void download()}
+            disabled={downloading}
+            aria-label="Download"
+          >
+            {downloading ? <Spinner /> : <DownloadIcon size={15} />}
+          </button>
+        </Tooltip>
+        <Tooltip content="Share">
+          <button type="button" className={rowButton} onClick={() => setShareOpen(true)} aria-label="Share">
+            <ShareIcon size={15} />
+          </button>
+        </Tooltip>
+        <Tooltip content="Delete">
+          <button
+            type="button"
+            className={cn(rowButton, 'hover:text-red-600 dark:hover:text-red-400')}
+            onClick={() => onDelete(item)}
+            aria-label="Delete"
+          >
+            <TrashIcon size={15} />
+          </button>
+        </Tooltip>
       </div>
       {feedbackOpen !== null && (
         <FeedbackDialog

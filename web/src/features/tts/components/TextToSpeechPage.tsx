@@ -143,7 +143,7 @@ export function TextToSpeechPage({
           }}
           maxLength={maxLength}
           placeholder="Start typing here or paste any text you want to turn into lifelike speech…"
-          className="min-h-[16rem] flex-1 border-0 bg-transparent p-0 text-base leading-relaxed shadow-none focus:ring-0 dark:bg-transparent"
+          className="min-h-[16rem] flex-1 border-transparent bg-transparent p-0 text-base leading-relaxed shadow-none focus:border-transparent focus:ring-0 dark:border-transparent dark:bg-transparent dark:focus:border-transparent"
         />
         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 dark:border-gray-800">
           <div className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
