@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -274,7 +275,8 @@ func (h *Handlers) download(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(files) == 1 {
 		w.Header().Set("Content-Type", files[0].ct)
-		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", files[0].name))
+		// FormatMediaType writes filename*=utf-8''… for names that are not plain ASCII.
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": files[0].name}))
 		_, err := w.Write(files[0].data)
 		return err
 	}
@@ -319,21 +321,12 @@ func FileName(it *store.HistoryItem, ext string) string {
 		return s
 	}
 	var st struct {
-		Stability, SimilarityBoost, Style float64
-		UseSpeakerBoost                   bool `json:"use_speaker_boost"`
+		Stability       float64 `json:"stability"`
+		SimilarityBoost float64 `json:"similarity_boost"`
+		Style           float64 `json:"style"`
+		UseSpeakerBoost bool    `json:"use_speaker_boost"`
 	}
-	var raw map[string]any
-	_ = json.Unmarshal([]byte(it.Settings), &raw)
-	if x, ok := raw["stability"].(float64); ok {
-		st.Stability = x
-	}
-	if x, ok := raw["similarity_boost"].(float64); ok {
-		st.SimilarityBoost = x
-	}
-	if x, ok := raw["style"].(float64); ok {
-		st.Style = x
-	}
-	st.UseSpeakerBoost, _ = raw["use_speaker_boost"].(bool)
+	_ = json.Unmarshal([]byte(it.Settings), &st)
 	boost := ""
 	if st.UseSpeakerBoost {
 		boost = "_b"
