@@ -1,0 +1,407 @@
+package app_test
+
+// Benchmarks of the speech and history routes against their baselines, measured side by side in
+// one run. scripts/bench.sh (make bench) runs them and prints a table with the goals:
+//
+//	BenchmarkStreamTTFB   time to the first byte of POST /v1/text-to-speech/{voice}/stream vs. the
+//	                      raw engine synthesizing the stream's first sentence alone
+//	BenchmarkStreamThroughput
+//	                      characters per second of 1, 8 and 32 concurrent streams vs. the raw engine
+//	                      synthesizing the same sentences with the same concurrency
+//	BenchmarkHistoryList  GET /v1/history latency with 100,000 rows on SQLite and PostgreSQL
+//
+// They need -bench, so a plain `go test` never runs them. Each iteration measures the server and
+// its baseline back to back, so both see the same machine state. The app is built the way
+// `timbre serve` builds it (espeak-ng in a pool of worker processes, flite in process), on
+// httptest's loopback server, with a logger that formats every record but discards it.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"timbre/internal/app"
+	"timbre/internal/audio"
+	"timbre/internal/config"
+	"timbre/internal/engine"
+	"timbre/internal/httpx"
+	"timbre/internal/speech"
+	"timbre/internal/store"
+	"timbre/internal/testdb"
+	"timbre/internal/textnorm"
+)
+
+// benchText is the multi-sentence English text every speech benchmark sends (≈ 12 s of audio).
+const benchText = "The quick brown fox jumps over the lazy dog by the river. " +
+	"Streaming speech should begin long before the whole passage is ready. " +
+	"Each sentence is synthesized in turn and sent the moment it is done. " +
+	"That keeps the first byte quick, even when the text is long. " +
+	"Listeners hear the start while the rest is still being made."
+
+var benchVoices = []struct{ name, id string }{
+	{"sarah-espeak", sarah},
+	{"rachel-flite", rachel},
+}
+
+// benchEnv is a running Timbre for a benchmark: newEnv's setup for a testing.TB (newEnv takes a
+// *testing.T), with the production engine setup and several workspaces on the enterprise tier.
+type benchEnv struct {
+	tb     testing.TB
+	app    *app.App
+	srv    *httptest.Server
+	client *http.Client
+	users  []*store.User
+	keys   []string // keys[i] belongs to users[i]'s workspace
+}
+
+// newBenchEnv starts Timbre on SQLite or a fresh PostgreSQL database with `workspaces` verified
+// users, each with its own workspace on the enterprise tier (unlimited characters, 15 concurrent
+// requests) and an API key.
+func newBenchEnv(tb testing.TB, d store.Dialect, workspaces int) *benchEnv {
+	tb.Helper()
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	cfg := config.Bind(fs, config.Serve)
+	cfg.DataDir = tb.TempDir()
+	if d == store.Postgres {
+		_, url := testdb.PostgresWithURL(tb)
+		cfg.DatabaseURL = url
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	cfg.PublicURL = "http://" + srv.Listener.Addr().String()
+	if err := cfg.Finish(); err != nil {
+		tb.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := app.New(context.Background(), cfg, app.Options{InProcessEngines: false, Logger: log})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv.Config.Handler = a.Handler()
+	srv.Start()
+	tb.Cleanup(func() { srv.Close(); a.Close() })
+	// Keep a connection per concurrent stream alive (the default keeps 2 per host).
+	tr := srv.Client().Transport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 128
+	e := &benchEnv{tb: tb, app: a, srv: srv, client: &http.Client{Transport: tr}}
+	ctx := context.Background()
+	for i := range workspaces {
+		u, err := a.Auth.CreateVerifiedUser(ctx, fmt.Sprintf("bench%d@example.com", i), "correct horse battery")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		_, key, err := a.Auth.CreateAPIKey(ctx, u.ID, u.WorkspaceID, "bench key")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := a.DB.SetTier(ctx, u.WorkspaceID, "enterprise"); err != nil {
+			tb.Fatal(err)
+		}
+		e.users, e.keys = append(e.users, u), append(e.keys, key)
+	}
+	return e
+}
+
+// prepare resolves a request exactly as the stream route does (speech.Service.Prepare: the
+// voice's engine voice and prosody, normalisation, sentence spans) without charging anything,
+// and checks the spans are textnorm's split of the normalised text.
+func (e *benchEnv) prepare(voiceID, format, text string) *speech.Job {
+	e.tb.Helper()
+	f, err := audio.ParseFormat(format)
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	c := &httpx.Caller{UserID: e.users[0].ID, WorkspaceID: e.users[0].WorkspaceID}
+	j, err := e.app.Speech.Prepare(context.Background(), c, voiceID, &speech.Body{Text: text}, f, true)
+	if err != nil {
+		e.tb.Fatal(err)
+	}
+	norm, _ := textnorm.Normalize(text, j.Language)
+	if j.Normalized != norm || !slices.Equal(j.Spans, textnorm.SplitSentences(norm)) {
+		e.tb.Fatalf("Prepare's text or spans differ from textnorm's: %q %v", j.Normalized, j.Spans)
+	}
+	if len(j.Spans) < 3 {
+		e.tb.Fatalf("%d sentences, want a multi-sentence text", len(j.Spans))
+	}
+	return j
+}
+
+// rawRequest is the engine request the server makes for span i of the job (speech.Service.Run).
+func rawRequest(j *speech.Job, i int) engine.Request {
+	sp := j.Spans[i]
+	return engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody}
+}
+
+// stream posts text to the stream route and reads the whole response. ttfb runs from just before
+// the request is sent to the first byte of the body. It returns errors (it runs in goroutines).
+func (e *benchEnv) stream(key, voiceID, format, text string) (ttfb time.Duration, n int, err error) {
+	body, _ := json.Marshal(map[string]any{"text": text})
+	req, err := http.NewRequest("POST", e.srv.URL+"/v1/text-to-speech/"+voiceID+"/stream?output_format="+format, bytes.NewReader(body))
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("xi-api-key", key)
+	start := time.Now()
+	res, err := e.client.Do(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer res.Body.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		m, rerr := res.Body.Read(buf)
+		if m > 0 && n == 0 {
+			ttfb = time.Since(start)
+		}
+		n += m
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return 0, n, rerr
+		}
+	}
+	if res.StatusCode != http.StatusOK {
+		return 0, n, fmt.Errorf("status %d", res.StatusCode)
+	}
+	if n == 0 {
+		return 0, 0, errors.New("empty stream")
+	}
+	return ttfb, n, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// percentile of durations (sorts them).
+func percentile(durs []time.Duration, p float64) time.Duration {
+	if len(durs) == 0 {
+		return 0
+	}
+	slices.Sort(durs)
+	return durs[int(p*float64(len(durs)-1)+0.5)]
+}
+
+// BenchmarkStreamTTFB compares the stream route's time to first byte with the raw engine's time
+// to synthesize the stream's first sentence alone (engine.Synthesize on the app's own engine
+// object, the same request the server makes for span 0). Goal: ttfb ≤ 1.1 × raw + 5 ms.
+//
+//	go test ./internal/app/ -run '^$' -bench BenchmarkStreamTTFB -benchtime 20x
+func BenchmarkStreamTTFB(b *testing.B) {
+	e := newBenchEnv(b, store.SQLite, 1)
+	ctx := context.Background()
+	for _, v := range benchVoices {
+		for _, format := range []string{"pcm_22050", "mp3_44100_128"} {
+			b.Run(v.name+"/"+format, func(b *testing.B) {
+				j := e.prepare(v.id, format, benchText)
+				eng := e.app.Engines[j.Voice.Engine]
+				first := rawRequest(j, 0)
+				server := func() time.Duration {
+					t, _, err := e.stream(e.keys[0], v.id, format, benchText)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return t
+				}
+				raw := func() time.Duration {
+					start := time.Now()
+					res, err := eng.Synthesize(ctx, first)
+					d := time.Since(start)
+					if err != nil || len(res.Audio.Samples) == 0 {
+						b.Fatalf("raw synthesis: %v", err)
+					}
+					return d
+				}
+				server() // warm up: connection, ffmpeg's page cache, the engine
+				raw()
+				var ttfbs, raws []time.Duration
+				i := 0
+				for b.Loop() {
+					// Alternate the order so neither side always runs on a just-used worker.
+					var t, r time.Duration
+					if i%2 == 0 {
+						t, r = server(), raw()
+					} else {
+						r = raw()
+						t = server()
+					}
+					i++
+					ttfbs, raws = append(ttfbs, t), append(raws, r)
+				}
+				t50, r50 := ms(percentile(ttfbs, 0.5)), ms(percentile(raws, 0.5))
+				b.ReportMetric(t50, "ttfb-ms")
+				b.ReportMetric(ms(percentile(ttfbs, 0.9)), "ttfb-p90-ms")
+				b.ReportMetric(r50, "raw-first-ms")
+				b.ReportMetric(t50/r50, "ratio")
+				b.ReportMetric(1.1*r50+5, "goal-ms")
+				b.ReportMetric(float64(utf8.RuneCountInString(first.Text)), "first-chars")
+			})
+		}
+	}
+}
+
+// BenchmarkStreamThroughput compares characters per second through the stream route with the
+// raw engine, both driven by c goroutines each doing one text per iteration: the server through
+// POST …/stream (pcm_22050, whole response read), the engine with the same sentence-by-sentence
+// requests the server makes, on the same engine object (the espeak-ng worker pool; flite in
+// process). Requests are spread round-robin over 3 enterprise workspaces (15 slots each), so 32
+// streams never meet the per-workspace limit. Goal: server ≥ 90 % of raw.
+//
+//	go test ./internal/app/ -run '^$' -bench BenchmarkStreamThroughput -benchtime 4x
+func BenchmarkStreamThroughput(b *testing.B) {
+	const format = "pcm_22050"
+	e := newBenchEnv(b, store.SQLite, 3)
+	ctx := context.Background()
+	chars := utf8.RuneCountInString(benchText)
+	for _, v := range benchVoices {
+		j := e.prepare(v.id, format, benchText)
+		eng := e.app.Engines[j.Voice.Engine]
+		for _, c := range []int{1, 8, 32} {
+			b.Run(fmt.Sprintf("%s/c%d", v.name, c), func(b *testing.B) {
+				var failed atomic.Value
+				run := func(fn func(worker int) error) time.Duration {
+					var wg sync.WaitGroup
+					start := time.Now()
+					for w := range c {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							if err := fn(w); err != nil {
+								failed.CompareAndSwap(nil, err)
+							}
+						}()
+					}
+					wg.Wait()
+					return time.Since(start)
+				}
+				raw := func(int) error {
+					for i := range j.Spans {
+						if _, err := eng.Synthesize(ctx, rawRequest(j, i)); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				server := func(w int) error {
+					_, _, err := e.stream(e.keys[w%len(e.keys)], v.id, format, benchText)
+					return err
+				}
+				run(server) // warm up connections
+				var rawTime, serverTime time.Duration
+				i := 0
+				for b.Loop() {
+					if i%2 == 0 {
+						rawTime += run(raw)
+						serverTime += run(server)
+					} else {
+						serverTime += run(server)
+						rawTime += run(raw)
+					}
+					i++
+				}
+				if err, _ := failed.Load().(error); err != nil {
+					b.Fatal(err)
+				}
+				total := float64(i * c * chars)
+				srv, rw := total/serverTime.Seconds(), total/rawTime.Seconds()
+				b.ReportMetric(srv, "server-chars/s")
+				b.ReportMetric(rw, "raw-chars/s")
+				b.ReportMetric(100*srv/rw, "pct-of-raw")
+			})
+		}
+	}
+}
+
+// BenchmarkHistoryList measures GET /v1/history?page_size=100 through the whole HTTP stack (key
+// lookup, query, JSON) with 100,000 history rows in the caller's workspace, on SQLite and on a
+// fresh PostgreSQL database: the first page and a page 90,000 rows deep
+// (start_after_history_item_id). Alongside, the same store.ListHistory call made directly gives
+// the database's share. Goal: p99 < 10 ms.
+//
+//	go test ./internal/app/ -run '^$' -bench BenchmarkHistoryList -benchtime 1000x
+func BenchmarkHistoryList(b *testing.B) {
+	const rows, pageSize = 100_000, 100
+	for _, d := range testdb.Dialects() {
+		b.Run(string(d), func(b *testing.B) {
+			e := newBenchEnv(b, d, 1)
+			u := e.users[0]
+			begin := time.Now()
+			ids := testdb.SeedHistory(b, e.app.DB, u.WorkspaceID, u.ID, rows, 1, time.Unix(1_700_000_000, 0))
+			b.Logf("%s: seeded %d rows in %s", d, rows, time.Since(begin).Round(time.Millisecond))
+			deepAfter := ids[rows-1-89_999]
+			cases := []struct {
+				name, query string
+				f           store.HistoryFilter
+				first       string
+			}{
+				{"first", "", store.HistoryFilter{PageSize: pageSize}, ids[rows-1]},
+				{"deep", "&start_after_history_item_id=" + deepAfter, store.HistoryFilter{PageSize: pageSize, StartAfterID: deepAfter}, ids[rows-1-90_000]},
+			}
+			ctx := context.Background()
+			for _, c := range cases {
+				b.Run(c.name, func(b *testing.B) {
+					url := e.srv.URL + "/v1/history?page_size=100" + c.query
+					get := func() time.Duration {
+						req, _ := http.NewRequest("GET", url, nil)
+						req.Header.Set("xi-api-key", e.keys[0])
+						start := time.Now()
+						res, err := e.client.Do(req)
+						if err != nil {
+							b.Fatal(err)
+						}
+						data, err := io.ReadAll(res.Body)
+						res.Body.Close()
+						d := time.Since(start)
+						if err != nil || res.StatusCode != 200 {
+							b.Fatalf("status %d: %v %.300s", res.StatusCode, err, data)
+						}
+						var page struct {
+							History []struct {
+								ID string `json:"history_item_id"`
+							} `json:"history"`
+							HasMore bool `json:"has_more"`
+						}
+						if err := json.Unmarshal(data, &page); err != nil || len(page.History) != pageSize || !page.HasMore || page.History[0].ID != c.first {
+							b.Fatalf("wrong page (%v): %d items, has_more %v", err, len(page.History), page.HasMore)
+						}
+						return d
+					}
+					direct := func() time.Duration {
+						start := time.Now()
+						page, more, err := e.app.DB.ListHistory(ctx, u.WorkspaceID, c.f)
+						d := time.Since(start)
+						if err != nil || len(page) != pageSize || !more || page[0].ID != c.first {
+							b.Fatalf("wrong page: %v", err)
+						}
+						return d
+					}
+					for range 20 { // warm up caches and connections
+						get()
+						direct()
+					}
+					var httpDurs, dbDurs []time.Duration
+					for b.Loop() {
+						httpDurs = append(httpDurs, get())
+						dbDurs = append(dbDurs, direct())
+					}
+					b.ReportMetric(ms(percentile(httpDurs, 0.5)), "p50-ms")
+					b.ReportMetric(ms(percentile(httpDurs, 0.99)), "p99-ms")
+					b.ReportMetric(ms(percentile(dbDurs, 0.5)), "db-p50-ms")
+					b.ReportMetric(ms(percentile(dbDurs, 0.99)), "db-p99-ms")
+				})
+			}
+		})
+	}
+}
