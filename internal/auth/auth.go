@@ -4,6 +4,7 @@ package auth
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"html"
@@ -293,7 +294,7 @@ func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
 		return nil, err
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
-		if got := r.Header.Get(CSRFHeader); got == "" || got != sess.CSRFToken {
+		if got := r.Header.Get(CSRFHeader); got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(sess.CSRFToken)) != 1 {
 			return nil, httpx.ErrCSRF
 		}
 	}

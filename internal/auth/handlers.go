@@ -2,6 +2,7 @@ package auth
 
 import (
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -179,6 +180,11 @@ func (h *Handlers) mailbox(w http.ResponseWriter, r *http.Request) error {
 	if !h.Svc.Mail.Mailbox() {
 		return httpx.Errorf(http.StatusNotFound, "not_found", "The development mailbox is off: mail is sent through SMTP.")
 	}
+	// The mailbox holds every user's verification and reset links, so it answers only requests
+	// from this machine (the out-of-the-box setup at http://localhost:8080).
+	if !fromLoopback(r) {
+		return httpx.Errorf(http.StatusForbidden, "mailbox_local_only", "The development mailbox is only readable from the server's own machine. Configure SMTP (TIMBRE_SMTP_HOST) to send mail.")
+	}
 	msgs, err := h.Svc.DB.ListMail(r.Context(), 100)
 	if err != nil {
 		return err
@@ -244,4 +250,14 @@ func setCookie(w http.ResponseWriter, name, value string, httpOnly bool, maxAge 
 		c.MaxAge = int(maxAge / time.Second)
 	}
 	http.SetCookie(w, c)
+}
+
+// fromLoopback says whether the request came straight from this machine (no proxy in between).
+func fromLoopback(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback() && r.Header.Get("X-Forwarded-For") == "" && r.Header.Get("Forwarded") == ""
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"mime"
+	"mime/quotedprintable"
 	"net"
 	"net/smtp"
 	"strconv"
@@ -111,22 +112,28 @@ func (s *smtpSender) Send(ctx context.Context, m Message) error {
 	return c.Quit()
 }
 
-// compose builds a multipart/alternative message with a text and an HTML part.
+// compose builds a multipart/alternative message with a text and an HTML part. The parts are
+// quoted-printable: SMTP allows at most 998 octets a line and 7-bit bodies unless the server
+// announces more, and an HTML part is easily one long line (the encoding also makes every line
+// end in CRLF).
 func compose(from string, m Message) []byte {
 	boundary := "timbre-" + store.RandomString(16)
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMIME-Version: 1.0\r\n", from, m.To, mime.QEncoding.Encode("utf-8", m.Subject), time.Now().Format(time.RFC1123Z))
 	fmt.Fprintf(&b, "Content-Type: multipart/alternative; boundary=%q\r\n\r\n", boundary)
-	fmt.Fprintf(&b, "--%s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n", boundary, crlf(m.Text))
+	part := func(contentType, body string) {
+		fmt.Fprintf(&b, "--%s\r\nContent-Type: %s; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n", boundary, contentType)
+		qp := quotedprintable.NewWriter(&b)
+		_, _ = qp.Write([]byte(body)) // a strings.Builder does not fail
+		_ = qp.Close()
+		b.WriteString("\r\n")
+	}
+	part("text/plain", m.Text)
 	if m.HTML != "" {
-		fmt.Fprintf(&b, "--%s\r\nContent-Type: text/html; charset=utf-8\r\n\r\n%s\r\n", boundary, crlf(m.HTML))
+		part("text/html", m.HTML)
 	}
 	fmt.Fprintf(&b, "--%s--\r\n", boundary)
 	return []byte(b.String())
-}
-
-func crlf(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
 }
 
 func parseAddr(s string) (string, error) {

@@ -122,6 +122,12 @@ func (b *backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
 	return &session{be: b, conn: c}, nil
 }
 
+func (b *backend) authAttempts() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.authTries
+}
+
 func (b *backend) messages() []received {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -229,10 +235,10 @@ func checkDelivered(t *testing.T, got received, headerFrom string) {
 	if len(got.To) != 1 || got.To[0] != testMsg.To {
 		t.Errorf("envelope recipients = %q, want [%s]", got.To, testMsg.To)
 	}
-	checkMessage(t, got.Data, headerFrom)
+	checkMessage(t, got.Data, headerFrom, testMsg)
 }
 
-func checkMessage(t *testing.T, raw []byte, headerFrom string) {
+func checkMessage(t *testing.T, raw []byte, headerFrom string, want Message) {
 	t.Helper()
 	// Every line ends in CRLF: no bare LF, no bare CR.
 	for i, c := range raw {
@@ -260,8 +266,8 @@ func checkMessage(t *testing.T, raw []byte, headerFrom string) {
 	if got := h.Get("From"); got != headerFrom {
 		t.Errorf("From: = %q, want %q", got, headerFrom)
 	}
-	if got := h.Get("To"); got != testMsg.To {
-		t.Errorf("To: = %q, want %q", got, testMsg.To)
+	if got := h.Get("To"); got != want.To {
+		t.Errorf("To: = %q, want %q", got, want.To)
 	}
 	rawSubject := h.Get("Subject")
 	for _, r := range rawSubject {
@@ -273,8 +279,8 @@ func checkMessage(t *testing.T, raw []byte, headerFrom string) {
 		t.Errorf("Subject not RFC 2047 encoded: %q", rawSubject)
 	}
 	subject, err := new(mime.WordDecoder).DecodeHeader(rawSubject)
-	if err != nil || subject != testMsg.Subject {
-		t.Errorf("decoded Subject = %q (%v), want %q", subject, err, testMsg.Subject)
+	if err != nil || subject != want.Subject {
+		t.Errorf("decoded Subject = %q (%v), want %q", subject, err, want.Subject)
 	}
 	if _, err := h.Date(); err != nil {
 		t.Errorf("Date header: %v", err)
@@ -315,11 +321,11 @@ func checkMessage(t *testing.T, raw []byte, headerFrom string) {
 	if strings.Join(order, ",") != "text/plain,text/html" {
 		t.Errorf("parts = %v, want [text/plain text/html]", order)
 	}
-	if parts["text/plain"] != testMsg.Text {
-		t.Errorf("text part = %q, want %q", parts["text/plain"], testMsg.Text)
+	if parts["text/plain"] != want.Text {
+		t.Errorf("text part = %q, want %q", parts["text/plain"], want.Text)
 	}
-	if parts["text/html"] != testMsg.HTML {
-		t.Errorf("html part = %q, want %q", parts["text/html"], testMsg.HTML)
+	if parts["text/html"] != want.HTML {
+		t.Errorf("html part = %q, want %q", parts["text/html"], want.HTML)
 	}
 	if !strings.Contains(parts["text/plain"], link) {
 		t.Errorf("text part lost the link %q", link)
@@ -338,11 +344,10 @@ func TestComposeCRLFAndParts(t *testing.T) {
 	if bytes.Contains(bytes.ReplaceAll(raw, []byte("\r\n"), nil), []byte("\n")) {
 		t.Fatalf("compose left a bare LF:\n%q", raw)
 	}
-	want := testMsg
-	testMsg = m
-	defer func() { testMsg = want }()
 	// compose's own output (before the SMTP dot-writer, which would fix line endings for it).
-	checkMessage(t, raw, "Timbre <noreply@timbre.test>")
+	want := m
+	want.Text = strings.ReplaceAll(m.Text, "\r\n", "\n")
+	checkMessage(t, raw, "Timbre <noreply@timbre.test>", want)
 	// The boundary is fresh per message.
 	if b1, b2 := boundaryOf(t, raw), boundaryOf(t, compose("x@y", m)); b1 == b2 {
 		t.Errorf("boundary repeated: %q", b1)
@@ -401,7 +406,7 @@ func TestSMTPSendNoAuth(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("server got %d messages, want 1", len(msgs))
 	}
-	if be.authTries != 0 || msgs[0].AuthUser != "" {
+	if be.authAttempts() != 0 || msgs[0].AuthUser != "" {
 		t.Errorf("AUTH sent without a username configured")
 	}
 	checkDelivered(t, msgs[0], "noreply@timbre.test")
@@ -451,7 +456,7 @@ func TestSMTPSendRefusesCleartextAuthToRemote(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "smtp auth") {
 		t.Fatalf("err = %v, want the client to refuse PLAIN auth over an unencrypted connection", err)
 	}
-	if be.authTries != 0 {
+	if be.authAttempts() != 0 {
 		t.Errorf("the client sent AUTH over an unencrypted connection to a remote host")
 	}
 	if n := len(be.messages()); n != 0 {
@@ -535,4 +540,28 @@ func TestDevMailbox(t *testing.T) {
 			t.Errorf("ListMail(limit 1) = %d messages", len(got))
 		}
 	})
+}
+
+// SMTP caps a line at 998 octets and a body is 7-bit unless declared otherwise: a long HTML line
+// or non-ASCII text must still go through a server that enforces its line limit.
+func TestSMTPSendLongLinesAndUnicodeBody(t *testing.T) {
+	be := &backend{}
+	port := startSMTP(t, "127.0.0.1", be, false)
+	m := testMsg
+	m.Text = "Grüße aus Köln — ✓\n" + link + "?pad=" + strings.Repeat("x", 1500) + "\nend"
+	m.HTML = "<p>" + strings.Repeat("Grüße ", 500) + `</p><a href="` + strings.ReplaceAll(link, "&", "&amp;") + `">go</a>`
+	s := New(SMTPConfig{Host: "127.0.0.1", Port: port, From: "noreply@timbre.test"}, nil, nil)
+	if err := s.Send(ctxTimeout(t), m); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	msgs := be.messages()
+	if len(msgs) != 1 {
+		t.Fatalf("server got %d messages", len(msgs))
+	}
+	for i, c := range msgs[0].Data {
+		if c > 127 {
+			t.Fatalf("raw 8-bit byte at %d in a message that declares no 8-bit transfer", i)
+		}
+	}
+	checkMessage(t, msgs[0].Data, "noreply@timbre.test", m)
 }
