@@ -1,6 +1,7 @@
 // Command gen-openapi writes Timbre's OpenAPI document (api/openapi.json) from the ElevenLabs
-// reference document, the list of routes Timbre serves (api/routes.txt) and Timbre's own
-// hand-written operations (api/timbre-own.json). Run it from the repository root:
+// reference document, the list of routes Timbre serves (api/routes.txt and api/routes.d/*.txt) and
+// Timbre's own hand-written operations (api/timbre-own.json and api/own/*.json). Run it from the
+// repository root:
 //
 //	go run ./cmd/gen-openapi -ref ../shared/reference/elevenlabs-openapi.json -out api/openapi.json
 //
@@ -18,33 +19,24 @@ import (
 
 func main() {
 	ref := flag.String("ref", "../shared/reference/elevenlabs-openapi.json", "the ElevenLabs OpenAPI document")
-	routes := flag.String("routes", "api/routes.txt", "the routes Timbre serves, one \"METHOD /path\" a line")
-	own := flag.String("own", "api/timbre-own.json", "Timbre's own operations (an OpenAPI fragment: tags, paths, components)")
+	apiDir := flag.String("api", "api", "the directory with routes.txt, routes.d/*.txt, timbre-own.json and own/*.json")
 	out := flag.String("out", "api/openapi.json", "where to write the document")
 	check := flag.Bool("check", false, "write nothing; exit 1 if -out differs from what would be written")
 	flag.Parse()
-	if err := run(*ref, *routes, *own, *out, *check); err != nil {
+	if err := run(*ref, *apiDir, *out, *check); err != nil {
 		fmt.Fprintln(os.Stderr, "gen-openapi:", err)
 		os.Exit(1)
 	}
 }
 
-func run(refPath, routesPath, ownPath, outPath string, check bool) error {
+func run(refPath, apiDir, outPath string, check bool) error {
 	ref, err := os.ReadFile(refPath)
 	if err != nil {
 		return err
 	}
-	own, err := os.ReadFile(ownPath)
+	own, routes, err := docs.LoadSources(apiDir)
 	if err != nil {
 		return err
-	}
-	list, err := os.ReadFile(routesPath)
-	if err != nil {
-		return err
-	}
-	routes, err := docs.ParseRoutes(list)
-	if err != nil {
-		return fmt.Errorf("%s: %w", routesPath, err)
 	}
 	doc, err := docs.Generate(ref, own, routes)
 	if err != nil {

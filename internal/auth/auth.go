@@ -279,8 +279,15 @@ func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
 		if err != nil {
 			return nil, err
 		}
+		role, err := s.DB.Role(ctx, k.WorkspaceID, k.UserID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, httpx.ErrUnauthorized // the key's user left the workspace
+		}
+		if err != nil {
+			return nil, err
+		}
 		_ = s.DB.TouchAPIKey(ctx, k.ID, s.now())
-		return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, APIKeyID: k.ID}, nil
+		return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, Role: role, APIKeyID: k.ID}, nil
 	}
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
@@ -298,5 +305,12 @@ func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
 			return nil, httpx.ErrCSRF
 		}
 	}
-	return &httpx.Caller{UserID: sess.UserID, WorkspaceID: sess.WorkspaceID, ViaSession: true}, nil
+	role, err := s.DB.Role(ctx, sess.WorkspaceID, sess.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil // no longer a member of the session's workspace
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &httpx.Caller{UserID: sess.UserID, WorkspaceID: sess.WorkspaceID, Role: role, ViaSession: true}, nil
 }

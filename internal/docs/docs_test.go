@@ -21,11 +21,7 @@ const referencePath = "../../../shared/reference/elevenlabs-openapi.json"
 
 func routesFile(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile("../../api/routes.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	routes, err := docs.ParseRoutes(data)
+	_, routes, err := docs.LoadSources("../../api")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,11 +216,10 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	if err != nil {
 		t.Skipf("no reference document: %v", err)
 	}
-	own, err := os.ReadFile("../../api/timbre-own.json")
+	own, routes, err := docs.LoadSources("../../api")
 	if err != nil {
 		t.Fatal(err)
 	}
-	routes := routesFile(t)
 	a, err := docs.Generate(ref, own, routes)
 	if err != nil {
 		t.Fatal(err)

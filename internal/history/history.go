@@ -42,13 +42,13 @@ const (
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	rt.Authed("GET /v1/history", h.list)
-	rt.Authed("GET /v1/history/{history_item_id}", h.get)
-	rt.Authed("GET /v1/history/{history_item_id}/audio", h.audio)
-	rt.Authed("DELETE /v1/history/{history_item_id}", h.delete)
-	rt.Authed("POST /v1/history/download", h.download)
-	rt.Authed("POST /v1/history/{history_item_id}/feedback", h.feedback)
-	rt.Authed("GET /v1/history/{history_item_id}/share-link", h.shareLink)
+	rt.Authed("GET /v1/history", h.list, httpx.Perm("speech_history_read"))
+	rt.Authed("GET /v1/history/{history_item_id}", h.get, httpx.Perm("speech_history_read"))
+	rt.Authed("GET /v1/history/{history_item_id}/audio", h.audio, httpx.Perm("speech_history_read"))
+	rt.Authed("DELETE /v1/history/{history_item_id}", h.delete, httpx.Perm("speech_history_write"))
+	rt.Authed("POST /v1/history/download", h.download, httpx.Perm("speech_history_read"))
+	rt.Authed("POST /v1/history/{history_item_id}/feedback", h.feedback, httpx.Perm("speech_history_write"))
+	rt.Authed("GET /v1/history/{history_item_id}/share-link", h.shareLink, httpx.Perm("speech_history_write"))
 	rt.Public("GET /api/share/{token}", h.shared)
 	rt.Public("GET /api/share/{token}/audio", h.sharedAudio)
 }

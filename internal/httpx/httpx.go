@@ -139,12 +139,33 @@ const (
 	requestIDKey
 )
 
+// Workspace roles (spec §6: editor rights belong to both).
+const (
+	RoleAdmin  = "admin"
+	RoleEditor = "editor"
+)
+
 // Caller is who a request acts for.
 type Caller struct {
 	UserID      string
 	WorkspaceID string
-	APIKeyID    string // set when authenticated by xi-api-key
-	ViaSession  bool   // authenticated by the web session cookie
+	Role        string   // the user's role in WorkspaceID
+	APIKeyID    string   // set when authenticated by xi-api-key
+	Permissions []string // the key's permissions; nil means all (web sessions, keys made with "all")
+	ViaSession  bool     // authenticated by the web session cookie
+}
+
+// Can says whether the caller holds an API permission.
+func (c *Caller) Can(p string) bool {
+	if c.Permissions == nil {
+		return true
+	}
+	for _, x := range c.Permissions {
+		if x == p || x == "all" {
+			return true
+		}
+	}
+	return false
 }
 
 // WithCaller stores the caller in ctx.

@@ -16,14 +16,38 @@ type Router struct {
 	patterns []Route
 }
 
-// Route is one registered pattern.
+// Route is one registered pattern and what it takes to call it.
 type Route struct {
-	Pattern string
-	Authed  bool
+	Pattern    string
+	Authed     bool
+	Permission string // the API-key permission it needs ("" = any key)
+	AdminOnly  bool   // only workspace admins
 }
 
-func (rt *Router) handle(pattern string, authed bool, h http.Handler) {
-	rt.patterns = append(rt.patterns, Route{pattern, authed})
+// Option adds a requirement to an Authed route.
+type Option func(*Route)
+
+// Perm makes a route need an API-key permission (the API's names: text_to_speech, voices_read,
+// speech_history_write, …). Web sessions hold every permission.
+func Perm(p string) Option { return func(r *Route) { r.Permission = p } }
+
+// AdminOnly makes a route refuse callers who are not admins of their workspace.
+var AdminOnly Option = func(r *Route) { r.AdminOnly = true }
+
+// ErrForbiddenRole is the answer to an editor calling an admin route.
+var ErrForbiddenRole = &Error{http.StatusForbidden, "forbidden", "Only workspace admins can do this."}
+
+// ErrMissingPermission is the answer to a key without the permission a route needs.
+func ErrMissingPermission(p string) error {
+	return Errorf(http.StatusUnauthorized, "missing_permissions", "The API key doesn't have the permission %s needed for this request.", p)
+}
+
+func (rt *Router) handle(pattern string, authed bool, h http.Handler, opts ...Option) {
+	route := Route{Pattern: pattern, Authed: authed}
+	for _, o := range opts {
+		o(&route)
+	}
+	rt.patterns = append(rt.patterns, route)
 	if rt.Wrap != nil {
 		h = rt.Wrap(pattern, h)
 	}
@@ -36,8 +60,13 @@ func (rt *Router) Public(pattern string, h Handler) { rt.handle(pattern, false, 
 // PublicHTTP registers a plain http.Handler anyone may call.
 func (rt *Router) PublicHTTP(pattern string, h http.Handler) { rt.handle(pattern, false, h) }
 
-// Authed registers a route that needs an API key or a signed-in session.
-func (rt *Router) Authed(pattern string, h Handler) {
+// Authed registers a route that needs an API key or a signed-in session, plus whatever the
+// options add (a permission, the admin role).
+func (rt *Router) Authed(pattern string, h Handler, opts ...Option) {
+	var need Route
+	for _, o := range opts {
+		o(&need)
+	}
 	rt.handle(pattern, true, Handler(func(w http.ResponseWriter, r *http.Request) error {
 		c, err := rt.Auth(r)
 		if err != nil {
@@ -46,8 +75,14 @@ func (rt *Router) Authed(pattern string, h Handler) {
 		if c == nil {
 			return ErrUnauthorized
 		}
+		if need.Permission != "" && !c.Can(need.Permission) {
+			return ErrMissingPermission(need.Permission)
+		}
+		if need.AdminOnly && c.Role != RoleAdmin {
+			return ErrForbiddenRole
+		}
 		return h(w, r.WithContext(WithCaller(r.Context(), c)))
-	}))
+	}), opts...)
 }
 
 // Routes lists the registered patterns, sorted.

@@ -20,11 +20,11 @@ type Handlers struct {
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	rt.Authed("GET /v1/voices", h.list)
-	rt.Authed("GET /v2/voices", h.search)
-	rt.Authed("GET /v1/voices/{voice_id}", h.get)
-	rt.Authed("GET /v1/voices/{voice_id}/settings", h.getSettings)
-	rt.Authed("POST /v1/voices/{voice_id}/settings/edit", h.editSettings)
+	rt.Authed("GET /v1/voices", h.list, httpx.Perm("voices_read"))
+	rt.Authed("GET /v2/voices", h.search, httpx.Perm("voices_read"))
+	rt.Authed("GET /v1/voices/{voice_id}", h.get, httpx.Perm("voices_read"))
+	rt.Authed("GET /v1/voices/{voice_id}/settings", h.getSettings, httpx.Perm("voices_read"))
+	rt.Authed("POST /v1/voices/{voice_id}/settings/edit", h.editSettings, httpx.Perm("voices_write"))
 	rt.Public("GET /v1/voices/settings/default", h.defaultSettings)
 }
 
