@@ -4,7 +4,6 @@ package auth
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"html"
@@ -174,9 +173,16 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (u *store.
 	if !u.EmailVerified {
 		return nil, "", "", ErrEmailNotVerified
 	}
+	token, csrf, err = s.OpenSession(ctx, u)
+	return u, token, csrf, err
+}
+
+// OpenSession starts a browser session for a user who has proven who they are (password, SSO,
+// …) in their default workspace, and returns the session and CSRF tokens for the cookies.
+func (s *Service) OpenSession(ctx context.Context, u *store.User) (token, csrf string, err error) {
 	token, csrf = store.RandomString(43), store.RandomString(32)
 	err = s.DB.CreateSession(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()}, s.now())
-	return u, token, csrf, err
+	return token, csrf, err
 }
 
 var dummyHash = HashPassword("timing-equaliser")
@@ -241,76 +247,4 @@ func (s *Service) ResetPassword(ctx context.Context, code, password string) erro
 		return ErrInvalidActionCode
 	}
 	return err
-}
-
-// CreateAPIKey makes a key for the user's workspace and returns the secret, shown once.
-func (s *Service) CreateAPIKey(ctx context.Context, userID, workspaceID, name string) (*store.APIKey, string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return nil, "", httpx.Invalid("body", "name", "missing", "Please give the key a name.")
-	}
-	if len([]rune(name)) > 100 {
-		return nil, "", httpx.Invalid("body", "name", "value_error", "The name must be at most 100 characters.")
-	}
-	secret := "sk_" + store.RandomString(48)
-	k := &store.APIKey{ID: store.NewID(), WorkspaceID: workspaceID, UserID: userID, Name: name, Preview: secret[:6] + "…" + secret[len(secret)-4:], CreatedAt: s.now().Unix()}
-	if err := s.DB.CreateAPIKey(ctx, *k, secret); err != nil {
-		return nil, "", err
-	}
-	return k, secret, nil
-}
-
-// Authenticate resolves the request's caller from xi-api-key (or Authorization: Bearer for the
-// OpenAI-style routes) or from the session cookie. It returns nil when neither is present and
-// valid. For cookie sessions it enforces CSRF on writes.
-func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
-	ctx := r.Context()
-	key := r.Header.Get("xi-api-key")
-	if key == "" {
-		if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-			key = strings.TrimPrefix(h, "Bearer ")
-		}
-	}
-	if key != "" {
-		k, err := s.DB.APIKeyBySecret(ctx, strings.TrimSpace(key))
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, httpx.ErrUnauthorized
-		}
-		if err != nil {
-			return nil, err
-		}
-		role, err := s.DB.Role(ctx, k.WorkspaceID, k.UserID)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, httpx.ErrUnauthorized // the key's user left the workspace
-		}
-		if err != nil {
-			return nil, err
-		}
-		_ = s.DB.TouchAPIKey(ctx, k.ID, s.now())
-		return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, Role: role, APIKeyID: k.ID}, nil
-	}
-	c, err := r.Cookie(SessionCookie)
-	if err != nil || c.Value == "" {
-		return nil, nil
-	}
-	sess, err := s.DB.SessionByToken(ctx, c.Value, s.now())
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
-		if got := r.Header.Get(CSRFHeader); got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(sess.CSRFToken)) != 1 {
-			return nil, httpx.ErrCSRF
-		}
-	}
-	role, err := s.DB.Role(ctx, sess.WorkspaceID, sess.UserID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil // no longer a member of the session's workspace
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &httpx.Caller{UserID: sess.UserID, WorkspaceID: sess.WorkspaceID, Role: role, ViaSession: true}, nil
 }

@@ -1,0 +1,68 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+)
+
+// CreateAPIKey makes a key for the user's workspace and returns the secret, shown once.
+func (s *Service) CreateAPIKey(ctx context.Context, userID, workspaceID, name string) (*store.APIKey, string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, "", httpx.Invalid("body", "name", "missing", "Please give the key a name.")
+	}
+	if len([]rune(name)) > 100 {
+		return nil, "", httpx.Invalid("body", "name", "value_error", "The name must be at most 100 characters.")
+	}
+	secret := "sk_" + store.RandomString(48)
+	k := &store.APIKey{ID: store.NewID(), WorkspaceID: workspaceID, UserID: userID, Name: name, Preview: secret[:6] + "…" + secret[len(secret)-4:], CreatedAt: s.now().Unix()}
+	if err := s.DB.CreateAPIKey(ctx, *k, secret); err != nil {
+		return nil, "", err
+	}
+	return k, secret, nil
+}
+
+// Authenticate resolves the request's caller from an API key or the session cookie (nil, nil
+// when the request carries neither).
+func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
+	if key := requestKey(r); key != "" {
+		return s.authenticateKey(r.Context(), key)
+	}
+	return s.authenticateSession(r)
+}
+
+// requestKey is the API key of a request: xi-api-key, or Authorization: Bearer for the
+// OpenAI-style routes.
+func requestKey(r *http.Request) string {
+	key := r.Header.Get("xi-api-key")
+	if key == "" {
+		if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
+			key = strings.TrimPrefix(h, "Bearer ")
+		}
+	}
+	return strings.TrimSpace(key)
+}
+
+func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Caller, error) {
+	k, err := s.DB.APIKeyBySecret(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpx.ErrUnauthorized
+	}
+	if err != nil {
+		return nil, err
+	}
+	role, err := s.DB.Role(ctx, k.WorkspaceID, k.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, httpx.ErrUnauthorized // the key's user left the workspace
+	}
+	if err != nil {
+		return nil, err
+	}
+	_ = s.DB.TouchAPIKey(ctx, k.ID, s.now())
+	return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, Role: role, APIKeyID: k.ID}, nil
+}
