@@ -29,7 +29,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
+            // Loaded on demand by the player's waveform only.
+            { name: 'wavesurfer', test: /node_modules[\\/]wavesurfer\.js[\\/]/, priority: 1 },
+            { name: 'vendor', test: /node_modules[\\/](?!wavesurfer\.js[\\/])/ },
           ],
         },
       },

@@ -13,6 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"timbre/internal/apikey"
+	"timbre/internal/audit"
 	"timbre/internal/auth"
 	"timbre/internal/blob"
 	"timbre/internal/config"
@@ -24,9 +26,12 @@ import (
 	"timbre/internal/mail"
 	"timbre/internal/server"
 	"timbre/internal/speech"
+	"timbre/internal/sso"
 	"timbre/internal/store"
 	"timbre/internal/user"
 	"timbre/internal/voice"
+	"timbre/internal/webhook"
+	"timbre/internal/workspace"
 )
 
 // Options adjust how the app is built (tests use them).
@@ -51,6 +56,7 @@ type App struct {
 	Auth     *auth.Service
 	Speech   *speech.Service
 	Voices   *voice.Service
+	Webhooks *webhook.Service
 	Server   *server.Server
 	Registry *prometheus.Registry
 	Log      *slog.Logger
@@ -106,7 +112,26 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	if sender == nil {
 		sender = mail.New(mail.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom}, a.DB, a.Log)
 	}
-	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL}
+	secretKey, err := webhook.LoadKey(cfg.DataDir, cfg.SecretKey)
+	if err != nil {
+		return nil, fmt.Errorf("secret key: %w", err)
+	}
+	wsSvc := &workspace.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL}
+	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL, SecretKey: secretKey, Blobs: a.Blob, Invites: wsSvc}
+	ssoBox, err := sso.NewSecretBox(secretKey)
+	if err != nil {
+		return nil, err
+	}
+	ssoSvc := &sso.Service{DB: a.DB, Box: ssoBox, PublicURL: cfg.PublicURL,
+		OpenSession: func(ctx context.Context, r *http.Request, u *store.User) (string, string, error) {
+			return a.Auth.OpenSessionFor(ctx, u, auth.ClientOf(r))
+		},
+		SeatCheck: wsSvc.SeatAvailable, InviteWorkspace: wsSvc.InviteWorkspace}
+	if a.Webhooks, err = webhook.New(a.DB, cfg.DataDir, webhook.Config{SecretKey: cfg.SecretKey,
+		AllowPrivate: cfg.WebhookAllowPrivate, AllowCIDRs: cfg.WebhookAllowCIDRs, AllowHTTP: cfg.WebhookAllowHTTP,
+		MaxFailures: cfg.WebhookMaxFailures}, a.Log); err != nil {
+		return nil, fmt.Errorf("webhooks: %w", err)
+	}
 	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL}
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
@@ -121,6 +146,11 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
 		&user.Handlers{DB: a.DB},
 		docs.Handlers{},
+		&webhook.Handlers{Svc: a.Webhooks, MaxBody: cfg.MaxBodyBytes},
+		&audit.Handlers{DB: a.DB},
+		&workspace.Handlers{Svc: wsSvc, MaxBody: cfg.MaxBodyBytes, SessionCookie: auth.SessionCookie},
+		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
+		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 	}
 	a.Server = server.New(server.Options{
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,

@@ -15,6 +15,7 @@ import (
 
 	"timbre/internal/history"
 	"timbre/internal/store"
+	"timbre/internal/voice"
 )
 
 // generate makes a history item and returns its id.
@@ -137,6 +138,16 @@ func TestHistoryDownload(t *testing.T) {
 		data, _ := io.ReadAll(rc)
 		rc.Close()
 		checkSpeech(t, data, 0.5, 5)
+	}
+	// A name that is not plain ASCII: an ASCII filename for every client and the UTF-8 filename*.
+	lucia := voice.StableID("premade:espeak:Lucía")
+	c := e.generate(e.key, lucia, "Hola, ¿qué tal?")
+	r = e.do("POST", "/v1/history/download", e.key, map[string]any{"history_item_ids": []string{c}})
+	expect(t, r, 200)
+	cd := r.Header.Get("Content-Disposition")
+	_, params, err = mime.ParseMediaType(cd)
+	if err != nil || !strings.Contains(params["filename"], "Lucía") || !strings.Contains(cd, `filename="Timbre_`) || !strings.Contains(cd, "filename*=UTF-8''") {
+		t.Errorf("Content-Disposition %q parsed as %v (%v)", cd, params, err)
 	}
 	fieldError(t, e.do("POST", "/v1/history/download", e.key, map[string]any{"history_item_ids": []string{}}))
 	fieldError(t, e.do("POST", "/v1/history/download", e.key, map[string]any{"history_item_ids": []string{a}, "output_format": "flac"}))

@@ -11,6 +11,7 @@ import (
 	"timbre/internal/jobs"
 	"timbre/internal/speech"
 	"timbre/internal/store"
+	"timbre/internal/webhook"
 )
 
 // PurgeInterval is how often deleted history audio is looked for.
@@ -22,6 +23,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &speech.PreviewWorker{Svc: a.Speech})
 	river.AddWorker(workers, &history.PurgeWorker{DB: a.DB, Blob: a.Blob, Retention: a.Cfg.HistoryRetention})
+	river.AddWorker(workers, &webhook.DeliverWorker{Svc: a.Webhooks})
 	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
 		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeInterval),
@@ -30,6 +32,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.Webhooks.SetJobs(client)
 	if err := client.Start(ctx); err != nil {
 		client.Close()
 		return err

@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -56,8 +58,18 @@ type Handlers struct{ DB *store.DB }
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	rt.Authed("GET /v1/workspace/audit-logs", h.list, httpx.AdminOnly)
+	rt.Authed("GET /v1/workspace/audit-logs", h.list, httpx.Perm("audit_log_read"), httpx.AdminOnly)
 }
+
+// Page sizes of the audit log.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 100
+	// maxScan bounds how many rows one page reads when it filters by an OCSF class or activity
+	// name (those map onto several stored values, so the filter runs here); a page that hits it
+	// returns what it found and a cursor to continue.
+	maxScan = 5000
+)
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
@@ -73,29 +85,298 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 		}
 		return n
 	}
+	limit := int(num("limit", 1, MaxLimit))
+	if limit == 0 {
+		limit = DefaultLimit
+	}
 	f := store.AuditFilter{
-		Limit: int(num("limit", 1, 100)), BeforeSeq: num("cursor", 1, 1<<62),
-		FromMs: num("time_from_unix_ms", 0, 1<<62), ToMs: num("time_to_unix_ms", 0, 1<<62),
-		ActorUserID: q.Get("actor_uid"), ClassName: q.Get("class_name"), Activity: q.Get("activity_name"),
+		BeforeSeq: num("cursor", 1, 1<<62),
+		FromMs:    num("time_from_unix_ms", 0, 1<<62), ToMs: num("time_to_unix_ms", 0, 1<<62),
+		ActorUserID: q.Get("actor_uid"),
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	entries, more, err := h.DB.ListAudit(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, f)
-	if err != nil {
-		return err
+	// class_name and activity_name may be the OCSF names the API shows or the stored codes.
+	var match func(store.AuditEntry) bool
+	className, activityName := q.Get("class_name"), q.Get("activity_name")
+	if className != "" {
+		if _, known := classes[className]; known {
+			f.ClassName = className
+		} else {
+			match = and(match, func(e store.AuditEntry) bool { return strings.EqualFold(ocsfClass(e.ClassName).name, className) })
+		}
 	}
+	if activityName != "" {
+		if isCode(activityName) {
+			f.Activity = activityName
+		} else {
+			match = and(match, func(e store.AuditEntry) bool {
+				return strings.EqualFold(activityLabel(e.ClassName, e.Activity), activityName)
+			})
+		}
+	}
+	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	var entries []store.AuditEntry
+	more := false
+	var lastSeq int64
+	if match == nil {
+		f.Limit = limit
+		var err error
+		if entries, more, err = h.DB.ListAudit(r.Context(), ws, f); err != nil {
+			return err
+		}
+		if len(entries) > 0 {
+			lastSeq = entries[len(entries)-1].Seq
+		}
+	} else {
+		f.Limit = MaxLimit
+		scanned := 0
+		for {
+			page, pageMore, err := h.DB.ListAudit(r.Context(), ws, f)
+			if err != nil {
+				return err
+			}
+			for _, e := range page {
+				scanned++
+				lastSeq = e.Seq
+				if !match(e) {
+					continue
+				}
+				if len(entries) == limit {
+					more = true
+					break
+				}
+				entries = append(entries, e)
+			}
+			if more || !pageMore || len(page) == 0 {
+				break
+			}
+			if scanned >= maxScan {
+				more = true
+				break
+			}
+			f.BeforeSeq = page[len(page)-1].Seq
+		}
+		if more && len(entries) == limit {
+			lastSeq = entries[len(entries)-1].Seq
+		}
+	}
+	names := h.actorNames(r, entries)
 	out := make([]map[string]any, 0, len(entries))
 	for _, e := range entries {
-		var details any
-		_ = json.Unmarshal([]byte(e.Details), &details)
-		out = append(out, map[string]any{"id": e.ID, "timestamp_unix_ms": e.AtUnixMs, "actor_uid": e.ActorUserID, "actor_email": e.ActorEmail,
-			"api_key_id": e.ActorKeyID, "ip_address": e.IP, "class_name": e.ClassName, "activity_name": e.Activity, "target_id": e.Target, "details": details})
+		who := names[e.ActorUserID]
+		out = append(out, Render(e, who.email, who.name))
 	}
 	var next any
 	if more {
-		next = strconv.FormatInt(entries[len(entries)-1].Seq, 10)
+		next = strconv.FormatInt(lastSeq, 10)
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"entries": out, "has_more": more, "next_cursor": next})
 	return nil
+}
+
+func and(a, b func(store.AuditEntry) bool) func(store.AuditEntry) bool {
+	if a == nil {
+		return b
+	}
+	return func(e store.AuditEntry) bool { return a(e) && b(e) }
+}
+
+func isCode(s string) bool {
+	return s != "" && !strings.ContainsFunc(s, func(c rune) bool { return !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') })
+}
+
+type actor struct{ email, name string }
+
+// actorNames looks up the email and name of the users acting in entries that did not record
+// their email.
+func (h *Handlers) actorNames(r *http.Request, entries []store.AuditEntry) map[string]actor {
+	out := map[string]actor{}
+	for _, e := range entries {
+		if e.ActorUserID == "" {
+			continue
+		}
+		if _, done := out[e.ActorUserID]; done {
+			continue
+		}
+		a := actor{}
+		if u, err := h.DB.UserByID(r.Context(), e.ActorUserID); err == nil {
+			a = actor{email: u.Email, name: u.FirstName}
+		}
+		out[e.ActorUserID] = a
+	}
+	return out
+}
+
+// ocsf is an OCSF event class of the Identity & Access Management category.
+type ocsf struct {
+	uid  int
+	name string
+	// activities maps stored activity codes onto the class's activity ids.
+	activities map[string]int
+}
+
+var (
+	authentication = ocsf{3002, "Authentication", map[string]int{"sign_in": 1, "sign_in_failed": 1, "sign_out": 2, "sign_out_all": 2,
+		"mfa_challenge": 6, "mfa_failed": 6, "switch_workspace": 7, "sso_sign_in": 1}}
+	accountChange = ocsf{3001, "Account Change", map[string]int{"create": 1, "sign_up": 1, "enable": 2, "password_change": 3, "password_reset": 4,
+		"disable": 5, "delete": 6, "lock": 9, "locked": 9, "mfa_enable": 10, "mfa_disable": 11, "unlock": 12, "email_change": 99}}
+	entityManagement = ocsf{3004, "Entity Management", map[string]int{"create": 1, "read": 2, "update": 3, "delete": 4, "enable": 8,
+		"disable": 9, "auto_disable": 9, "activate": 10, "deactivate": 11}}
+	userAccess = ocsf{3005, "User Access Management", map[string]int{"role_change": 1, "assign": 1, "grant": 1, "share": 1, "revoke": 2,
+		"unshare": 2, "remove": 2}}
+	groupManagement = ocsf{3006, "Group Management", map[string]int{"assign": 1, "revoke": 2, "add_member": 3, "remove_member": 4,
+		"delete": 5, "create": 6}}
+)
+
+// classes maps the stored class codes onto OCSF classes, and names them for messages.
+var classes = map[string]struct {
+	class *ocsf
+	noun  string
+}{
+	"auth":            {&authentication, ""},
+	"session":         {&authentication, "Session"},
+	"account":         {&accountChange, "Account"},
+	"user":            {&accountChange, "Account"},
+	"mfa":             {&accountChange, "Two-Factor Authentication"},
+	"member":          {&userAccess, "Member"},
+	"invite":          {&userAccess, "Invite"},
+	"sharing":         {&userAccess, "Resource Sharing"},
+	"group":           {&groupManagement, "Group"},
+	"api_key":         {&entityManagement, "API Key"},
+	"service_account": {&entityManagement, "Service Account"},
+	"webhook":         {&entityManagement, "Webhook"},
+	"sso":             {&entityManagement, "SSO Provider"},
+	"workspace":       {&entityManagement, "Workspace"},
+}
+
+func ocsfClass(class string) *ocsf {
+	if c, ok := classes[class]; ok {
+		return c.class
+	}
+	return &entityManagement
+}
+
+// activityNouns names stored activity codes in the API's style ("Subscription Creation").
+var activityNouns = map[string]string{
+	"create": "Creation", "update": "Update", "delete": "Deletion", "enable": "Enablement", "disable": "Disablement",
+	"auto_disable": "Automatic Disablement", "sign_in": "Sign In", "sign_in_failed": "Failed Sign In", "sign_out": "Sign Out",
+	"sign_out_all": "Sign Out Everywhere", "role_change": "Role Change", "accept": "Acceptance", "decline": "Decline",
+	"revoke": "Revocation", "remove": "Removal", "add_member": "Member Addition", "remove_member": "Member Removal",
+	"mfa_enable": "Enablement", "mfa_disable": "Disablement",
+}
+
+// activityLabel is the human activity name of a stored class and activity.
+func activityLabel(class, activity string) string {
+	noun := activityNouns[activity]
+	if noun == "" {
+		words := strings.Fields(strings.ReplaceAll(activity, "_", " "))
+		for i, w := range words {
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+		noun = strings.Join(words, " ")
+	}
+	prefix := strings.ReplaceAll(class, "_", " ")
+	if c, ok := classes[class]; ok {
+		prefix = c.noun
+	} else if prefix != "" {
+		prefix = strings.ToUpper(prefix[:1]) + prefix[1:]
+	}
+	if prefix == "" {
+		return noun
+	}
+	return prefix + " " + noun
+}
+
+// Render maps a stored entry onto the API's WorkspaceAuditLogEntryResponse (OCSF 1.6: class and
+// activity ids, type_uid = class_uid × 100 + activity_id, actor, device, status).
+// actorEmail and actorName fill in what the entry itself did not record (may be empty).
+func Render(e store.AuditEntry, actorEmail, actorName string) map[string]any {
+	cl := ocsfClass(e.ClassName)
+	activityID, ok := cl.activities[e.Activity]
+	if !ok {
+		activityID = 99
+	}
+	failed := strings.HasSuffix(e.Activity, "_failed") || e.Activity == "locked"
+	statusID, severity := 1, 1
+	if failed {
+		statusID, severity = 2, 2
+	}
+	if e.Activity == "auto_disable" {
+		severity = 3
+	}
+	var details map[string]any
+	_ = json.Unmarshal([]byte(e.Details), &details)
+	if details == nil {
+		details = map[string]any{}
+	}
+	if s, ok := details["success"].(bool); ok && !s {
+		statusID = 2
+	}
+	label := activityLabel(e.ClassName, e.Activity)
+
+	email := e.ActorEmail
+	if email == "" {
+		email = actorEmail
+	}
+	user := map[string]any{"type_id": 1, "type": "User"}
+	by := email
+	switch {
+	case e.ActorUserID != "":
+		user["uid"] = e.ActorUserID
+		if email != "" {
+			user["email_addr"] = email
+			if at := strings.LastIndexByte(email, '@'); at >= 0 {
+				user["domain"] = email[at+1:]
+			}
+		}
+		if actorName != "" {
+			user["name"], user["full_name"] = actorName, actorName
+		}
+		if by == "" {
+			by = "user " + e.ActorUserID
+		}
+	case email != "":
+		user["email_addr"] = email
+	default:
+		user["type_id"], user["type"] = 3, "System"
+		by = "Timbre"
+	}
+	act := map[string]any{"user": user}
+	if e.ActorKeyID != "" {
+		act["app_name"], act["app_uid"] = "API key", e.ActorKeyID
+		by += " (API key " + e.ActorKeyID + ")"
+	}
+	msg := label
+	if e.Target != "" {
+		msg += " of " + e.Target
+	}
+	msg += " by " + by
+	var device any
+	if e.IP != "" {
+		device = map[string]any{"ip": e.IP, "type_id": 99}
+	}
+	t := time.UnixMilli(e.AtUnixMs).UTC()
+	return map[string]any{
+		"id":            e.ID,
+		"time":          e.AtUnixMs,
+		"time_dt":       t.Format("2006-01-02T15:04:05.000Z07:00"),
+		"activity_id":   activityID,
+		"activity_name": label,
+		"category_name": "Identity & Access Management",
+		"category_uid":  3,
+		"class_name":    cl.name,
+		"class_uid":     cl.uid,
+		"type_uid":      cl.uid*100 + activityID,
+		"type_name":     cl.name + ": " + label,
+		"severity_id":   severity,
+		"status_id":     statusID,
+		"actor":         act,
+		"device":        device,
+		"http_request":  nil,
+		"message":       msg,
+		"metadata":      map[string]any{"version": "1.6.0", "product": map[string]any{"name": "Timbre", "vendor_name": "Timbre"}},
+		"unmapped":      map[string]any{"class": e.ClassName, "activity": e.Activity, "target_id": e.Target, "details": details},
+	}
 }

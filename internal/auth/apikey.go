@@ -6,25 +6,30 @@ import (
 	"net/http"
 	"strings"
 
+	"timbre/internal/apikey"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
 
-// CreateAPIKey makes a key for the user's workspace and returns the secret, shown once.
+// CreateAPIKey makes a key with every permission for the user's workspace and returns the
+// secret, shown once.
 func (s *Service) CreateAPIKey(ctx context.Context, userID, workspaceID, name string) (*store.APIKey, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return nil, "", httpx.Invalid("body", "name", "missing", "Please give the key a name.")
 	}
-	if len([]rune(name)) > 100 {
+	if len([]rune(name)) > apikey.MaxNameLength {
 		return nil, "", httpx.Invalid("body", "name", "value_error", "The name must be at most 100 characters.")
 	}
-	secret := "sk_" + store.RandomString(48)
-	k := &store.APIKey{ID: store.NewID(), WorkspaceID: workspaceID, UserID: userID, Name: name, Preview: secret[:6] + "…" + secret[len(secret)-4:], CreatedAt: s.now().Unix()}
-	if err := s.DB.CreateAPIKey(ctx, *k, secret); err != nil {
-		return nil, "", err
-	}
-	return k, secret, nil
+	return apikey.Create(ctx, s.DB, nil, apikey.NewKey{WorkspaceID: workspaceID, UserID: userID, Name: name, Permissions: []string{apikey.All}}, s.now())
+}
+
+// CreateUserKey makes a key for the caller with the name, permissions, character limit and
+// self-disable setting of nk (see apikey.DecodeNewKey); a key-authenticated caller cannot give
+// the new key permissions it lacks.
+func (s *Service) CreateUserKey(ctx context.Context, c *httpx.Caller, nk apikey.NewKey) (*store.APIKey, string, error) {
+	nk.WorkspaceID, nk.UserID, nk.ServiceAccount = c.WorkspaceID, c.UserID, false
+	return apikey.Create(ctx, s.DB, c, nk, s.now())
 }
 
 // Authenticate resolves the request's caller from an API key or the session cookie (nil, nil
@@ -63,6 +68,9 @@ func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Calle
 	if err != nil {
 		return nil, err
 	}
+	if k.IsDisabled {
+		return nil, apikey.ErrKeyDisabled(k.DisableReason)
+	}
 	_ = s.DB.TouchAPIKey(ctx, k.ID, s.now())
-	return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, Role: role, APIKeyID: k.ID}, nil
+	return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, Role: role, APIKeyID: k.ID, Permissions: apikey.CallerPermissions(k)}, nil
 }

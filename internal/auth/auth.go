@@ -28,8 +28,20 @@ const (
 
 // Code lifetimes.
 const (
-	verifyCodeTTL = 72 * time.Hour
-	resetCodeTTL  = time.Hour
+	verifyCodeTTL      = 72 * time.Hour
+	resetCodeTTL       = time.Hour
+	mfaChallengeTTL    = 5 * time.Minute
+	emailChangeCodeTTL = 15 * time.Minute
+	recoverEmailTTL    = 72 * time.Hour
+	optOutCodeTTL      = 365 * 24 * time.Hour
+	supportRequestTTL  = 24 * time.Hour
+	// SupportAccessDuration is how long a support access grant lasts.
+	SupportAccessDuration = 72 * time.Hour
+	// sessionRefresh is the spec's token refresh cadence (§9: 5 min): a session's last-seen
+	// time moves at most this often.
+	sessionRefresh = 5 * time.Minute
+	// recentSignIn is how fresh a session must be to delete the account without the password.
+	recentSignIn = 10 * time.Minute
 )
 
 // MinPasswordLength is the shortest password accepted.
@@ -41,6 +53,18 @@ type Service struct {
 	Mail      mailer.Sender
 	PublicURL string
 	Now       func() time.Time
+	// SecretKey (32 bytes) encrypts TOTP secrets at rest (AES-256-GCM). Without it they are
+	// stored as they are.
+	SecretKey []byte
+	// Invites lets a sign-up accept a workspace invitation; nil refuses invite codes.
+	Invites Invites
+	// Blobs removes the audio of deleted accounts' workspaces; nil leaves the blobs.
+	Blobs BlobDeleter
+}
+
+// BlobDeleter is the part of the blob store account deletion needs.
+type BlobDeleter interface {
+	Delete(ctx context.Context, key string) error
 }
 
 func (s *Service) now() time.Time {
@@ -72,8 +96,15 @@ func validatePassword(v *httpx.Validator, password string) {
 	}
 }
 
-// SignUp creates an unverified user with a workspace on the free plan and mails a verification link.
-func (s *Service) SignUp(ctx context.Context, email, password string, termsAccepted bool) (*store.User, error) {
+// Invites is the workspace invitations a sign-up may carry (the workspace package).
+type Invites interface {
+	CheckInviteCode(ctx context.Context, code, email string) error
+	AcceptInviteForNewUser(ctx context.Context, code string, u *store.User) (*store.Invite, error)
+}
+
+// SignUp creates an unverified user with a workspace on the free plan and mails a verification
+// link. With an invite code (spec §5 pre-sign-up check) the user also joins the inviting workspace.
+func (s *Service) SignUp(ctx context.Context, email, password string, termsAccepted bool, inviteCode string) (*store.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var v httpx.Validator
 	validateEmail(&v, email)
@@ -84,12 +115,25 @@ func (s *Service) SignUp(ctx context.Context, email, password string, termsAccep
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if inviteCode != "" {
+		if s.Invites == nil {
+			return nil, httpx.Invalid("body", "invite_code", "value_error", "Invitations are not available on this server.")
+		}
+		if err := s.Invites.CheckInviteCode(ctx, inviteCode, email); err != nil {
+			return nil, err
+		}
+	}
 	u, _, err := s.DB.CreateUserWithWorkspace(ctx, email, HashPassword(password), false, plan.Default, s.now())
 	if store.IsUniqueViolation(err) {
 		return nil, ErrEmailTaken
 	}
 	if err != nil {
 		return nil, err
+	}
+	if inviteCode != "" {
+		if _, err := s.Invites.AcceptInviteForNewUser(ctx, inviteCode, u); err != nil {
+			return nil, err
+		}
 	}
 	return u, s.SendVerification(ctx, u)
 }
@@ -157,31 +201,133 @@ var ErrInvalidCredentials = httpx.Errorf(http.StatusUnauthorized, "invalid_crede
 // ErrEmailNotVerified stops sign-in until the email is confirmed.
 var ErrEmailNotVerified = httpx.Errorf(http.StatusForbidden, "email_not_verified", "Please verify your email before signing in. Check your inbox for the verification link.")
 
-// SignIn checks credentials and opens a session; it returns the session and CSRF tokens.
+// ErrMFARequired is SignIn's answer for an account with two-factor authentication: the caller
+// must use SignInFrom, which returns the challenge.
+var ErrMFARequired = httpx.Errorf(http.StatusUnauthorized, "mfa_required", "Enter the code from your authenticator app to finish signing in.")
+
+// SignIn checks credentials and opens a session; it returns the session and CSRF tokens. An
+// account with MFA gets ErrMFARequired (use SignInFrom for the challenge).
 func (s *Service) SignIn(ctx context.Context, email, password string) (u *store.User, token, csrf string, err error) {
-	u, err = s.DB.UserByEmail(ctx, email)
-	if errors.Is(err, store.ErrNotFound) {
-		CheckPassword(dummyHash, password) // spend the same time as a real check
-		return nil, "", "", ErrInvalidCredentials
-	}
+	res, err := s.SignInFrom(ctx, Client{}, SignInInput{Email: email, Password: password})
 	if err != nil {
 		return nil, "", "", err
 	}
-	if !CheckPassword(u.PasswordHash, password) {
-		return nil, "", "", ErrInvalidCredentials
+	if res.MFAToken != "" {
+		return res.User, "", "", ErrMFARequired
+	}
+	return res.User, res.Token, res.CSRF, nil
+}
+
+// SignInInput is a sign-in attempt.
+type SignInInput struct {
+	Email, Password string
+	Redirect        string // the requested target after sign-in (spec §2 rule applies)
+	PriorSession    string // the session token the browser already held, ended on success
+}
+
+// SignInResult is a successful password check: either an open session (Token, CSRF) or, for an
+// account with MFA, a challenge (MFAToken) to answer at /api/auth/mfa/verify.
+type SignInResult struct {
+	User           *store.User
+	Token, CSRF    string
+	MFAToken       string
+	RedirectTo     string
+	UnsafeRedirect bool // a redirect was asked for and refused (logged by the caller)
+	// MFAEnrollmentRequired: the workspace requires MFA and the user has none yet; the session
+	// only reaches the enrolment routes until they enrol.
+	MFAEnrollmentRequired bool
+}
+
+// SignInFrom checks credentials under the attempt limits (per account and per address), ends
+// the browser's previous session (no fixation), and opens a session or an MFA challenge.
+func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*SignInResult, error) {
+	email := strings.ToLower(strings.TrimSpace(in.Email))
+	res := &SignInResult{}
+	var safe bool
+	res.RedirectTo, safe = SafeRedirect(in.Redirect, s.PublicURL)
+	res.UnsafeRedirect = !safe
+	if over, err := s.over(ctx, LimitSignInIP, c.IP); err != nil || over {
+		return nil, orErr(err, ErrTooManyAttempts)
+	}
+	if over, err := s.over(ctx, LimitSignInAccount, email); err != nil || over {
+		if u, e := s.DB.UserByEmail(ctx, email); e == nil {
+			s.audit(ctx, c, u, "auth", "sign_in_locked", nil)
+		}
+		return nil, orErr(err, ErrAccountLocked)
+	}
+	fail := func(u *store.User) (*SignInResult, error) {
+		if _, err := s.count(ctx, LimitSignInIP, c.IP); err != nil {
+			return nil, err
+		}
+		if _, err := s.count(ctx, LimitSignInAccount, email); err != nil {
+			return nil, err
+		}
+		if u != nil {
+			s.audit(ctx, c, u, "auth", "sign_in_failed", nil)
+		}
+		return nil, ErrInvalidCredentials
+	}
+	u, err := s.DB.UserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		CheckPassword(dummyHash, in.Password) // spend the same time as a real check
+		return fail(nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !CheckPassword(u.PasswordHash, in.Password) {
+		return fail(u)
 	}
 	if !u.EmailVerified {
-		return nil, "", "", ErrEmailNotVerified
+		return nil, ErrEmailNotVerified
 	}
-	token, csrf, err = s.OpenSession(ctx, u)
-	return u, token, csrf, err
+	s.forget(ctx, LimitSignInAccount, email)
+	if in.PriorSession != "" {
+		_ = s.DB.DeleteSession(ctx, in.PriorSession)
+	}
+	res.User = u
+	mfa, err := s.DB.UserMFA(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	if mfa.Enabled {
+		res.MFAToken = store.RandomString(43)
+		if err := s.DB.CreateMFAChallenge(ctx, res.MFAToken, store.MFAChallenge{UserID: u.ID, RedirectTo: res.RedirectTo,
+			UserAgent: c.UserAgent, IP: c.IP, ExpiresAt: s.now().Add(mfaChallengeTTL).Unix()}); err != nil {
+			return nil, err
+		}
+		s.audit(ctx, c, u, "auth", "sign_in_mfa_challenge", nil)
+		return res, nil
+	}
+	if res.Token, res.CSRF, err = s.OpenSessionFor(ctx, u, c); err != nil {
+		return nil, err
+	}
+	if st, err := s.DB.SessionStateByToken(ctx, res.Token, s.now()); err == nil {
+		res.MFAEnrollmentRequired = st.MFARequired && !st.TOTPEnabled
+	}
+	s.audit(ctx, c, u, "auth", "sign_in", map[string]any{"method": "password"})
+	return res, nil
+}
+
+func orErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
 }
 
 // OpenSession starts a browser session for a user who has proven who they are (password, SSO,
 // …) in their default workspace, and returns the session and CSRF tokens for the cookies.
 func (s *Service) OpenSession(ctx context.Context, u *store.User) (token, csrf string, err error) {
+	return s.OpenSessionFor(ctx, u, Client{})
+}
+
+// OpenSessionFor is OpenSession remembering the browser (user agent and address) for the
+// session list. Every call makes fresh random tokens.
+func (s *Service) OpenSessionFor(ctx context.Context, u *store.User, c Client) (token, csrf string, err error) {
 	token, csrf = store.RandomString(43), store.RandomString(32)
-	err = s.DB.CreateSession(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()}, s.now())
+	err = s.DB.CreateSessionWithMeta(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()},
+		store.SessionMeta{PublicID: store.NewID(), UserAgent: c.UserAgent, IP: c.IP}, s.now())
 	return token, csrf, err
 }
 
@@ -189,6 +335,18 @@ var dummyHash = HashPassword("timing-equaliser")
 
 // SendPasswordReset mails a reset link if the email has an account; it answers the same either way.
 func (s *Service) SendPasswordReset(ctx context.Context, email string) error {
+	return s.SendPasswordResetFrom(ctx, Client{}, email)
+}
+
+// SendPasswordResetFrom is SendPasswordReset under the request limits (per address, per account).
+func (s *Service) SendPasswordResetFrom(ctx context.Context, c Client, email string) error {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if err := s.request(ctx, LimitResetMailIP, c.IP); err != nil {
+		return err
+	}
+	if err := s.request(ctx, LimitResetMailTo, email); err != nil {
+		return err
+	}
 	u, err := s.DB.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

@@ -153,7 +153,7 @@ func ctxT(t *testing.T) context.Context {
 func signUpVerified(t *testing.T, svc *auth.Service, rec *recSender, email, password string) *store.User {
 	t.Helper()
 	ctx := ctxT(t)
-	if _, err := svc.SignUp(ctx, email, password, true); err != nil {
+	if _, err := svc.SignUp(ctx, email, password, true, ""); err != nil {
 		t.Fatalf("sign up %s: %v", email, err)
 	}
 	u, err := svc.VerifyEmail(ctx, codeFrom(t, rec.last(t), "verifyEmail"))
@@ -184,7 +184,7 @@ func TestSignUpValidation(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				u, err := svc.SignUp(ctx, c.email, c.password, c.terms)
+				u, err := svc.SignUp(ctx, c.email, c.password, c.terms, "")
 				if u != nil {
 					t.Errorf("user returned with a validation error")
 				}
@@ -192,7 +192,7 @@ func TestSignUpValidation(t *testing.T) {
 			})
 		}
 		// All three problems at once are all reported.
-		_, err := svc.SignUp(ctx, "nope", "short", false)
+		_, err := svc.SignUp(ctx, "nope", "short", false, "")
 		for _, f := range []string{"email", "password", "terms_accepted"} {
 			wantInvalid(t, err, f)
 		}
@@ -203,7 +203,7 @@ func TestSignUpValidation(t *testing.T) {
 			t.Errorf("an invalid sign-up created a user: %v", err)
 		}
 		// 8 characters (of any width) is enough; the address is trimmed and lower-cased.
-		u, err := svc.SignUp(ctx, "  Bob@Example.COM ", "éééééééé", true)
+		u, err := svc.SignUp(ctx, "  Bob@Example.COM ", "éééééééé", true, "")
 		if err != nil {
 			t.Fatalf("valid sign-up: %v", err)
 		}
@@ -220,11 +220,11 @@ func TestSignUpDuplicateEmail(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		svc, rec, _ := newService(t, db)
 		ctx := ctxT(t)
-		if _, err := svc.SignUp(ctx, "Alice@Example.com", "correct horse", true); err != nil {
+		if _, err := svc.SignUp(ctx, "Alice@Example.com", "correct horse", true, ""); err != nil {
 			t.Fatal(err)
 		}
 		for _, email := range []string{"alice@example.com", "ALICE@EXAMPLE.COM", " alice@example.com"} {
-			_, err := svc.SignUp(ctx, email, "another password", true)
+			_, err := svc.SignUp(ctx, email, "another password", true, "")
 			wantStatus(t, err, http.StatusConflict, "email_already_exists")
 			if !errors.Is(err, auth.ErrEmailTaken) {
 				t.Errorf("err = %v, want ErrEmailTaken", err)
@@ -243,7 +243,7 @@ func TestVerificationFlow(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		svc, rec, clk := newService(t, db)
 		ctx := ctxT(t)
-		u, err := svc.SignUp(ctx, "carol@example.com", "carol's password", true)
+		u, err := svc.SignUp(ctx, "carol@example.com", "carol's password", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -301,7 +301,7 @@ func TestVerificationCodeExpires(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		svc, rec, clk := newService(t, db)
 		ctx := ctxT(t)
-		u, err := svc.SignUp(ctx, "dave@example.com", "dave's password", true)
+		u, err := svc.SignUp(ctx, "dave@example.com", "dave's password", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -445,7 +445,7 @@ func TestPasswordResetCodeExpiresAndVerifies(t *testing.T) {
 		svc, rec, clk := newService(t, db)
 		ctx := ctxT(t)
 		// An unverified user who resets their password proves the mailbox: they are verified.
-		u, err := svc.SignUp(ctx, "gina@example.com", "gina's password", true)
+		u, err := svc.SignUp(ctx, "gina@example.com", "gina's password", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -655,7 +655,7 @@ func TestActionCodeRaceWorksOnce(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		svc, rec, _ := newService(t, db)
 		ctx := ctxT(t)
-		if _, err := svc.SignUp(ctx, "race@example.com", "race password", true); err != nil {
+		if _, err := svc.SignUp(ctx, "race@example.com", "race password", true, ""); err != nil {
 			t.Fatal(err)
 		}
 		verify := codeFrom(t, rec.last(t), "verifyEmail")

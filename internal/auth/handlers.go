@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/apikey"
+	"timbre/internal/audit"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -31,8 +33,9 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("POST /api/auth/reset-password", h.resetPassword)
 	rt.Public("GET /api/dev/mailbox", h.mailbox)
 	rt.Authed("GET /v1/user/api-keys", h.listKeys)
-	rt.Authed("POST /v1/user/create-api-key", h.createKey)
+	rt.Authed("POST /v1/user/create-api-key", h.createKey, httpx.Perm("create_user_api_key"))
 	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey)
+	h.securityRoutes(rt)
 }
 
 type credentials struct {
@@ -40,6 +43,8 @@ type credentials struct {
 	Password      string `json:"password"`
 	TermsAccepted bool   `json:"terms_accepted"`
 	Code          string `json:"code"`
+	Redirect      string `json:"redirect"`
+	InviteCode    string `json:"invite_code"`
 }
 
 func (h *Handlers) decode(r *http.Request) (*credentials, error) {
@@ -55,7 +60,7 @@ func (h *Handlers) signUp(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.Svc.SignUp(r.Context(), c.Email, c.Password, c.TermsAccepted)
+	u, err := h.Svc.SignUp(r.Context(), c.Email, c.Password, c.TermsAccepted, c.InviteCode)
 	if err != nil {
 		return err
 	}
@@ -68,28 +73,58 @@ func (h *Handlers) signIn(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	u, token, csrf, err := h.Svc.SignIn(r.Context(), c.Email, c.Password)
+	in := SignInInput{Email: c.Email, Password: c.Password, Redirect: c.Redirect}
+	if old, err := r.Cookie(SessionCookie); err == nil {
+		in.PriorSession = old.Value
+	}
+	res, err := h.Svc.SignInFrom(r.Context(), ClientOf(r), in)
 	if err != nil {
+		if errors.Is(err, ErrTooManyAttempts) || errors.Is(err, ErrAccountLocked) {
+			w.Header().Set("Retry-After", "900")
+		}
 		return err
 	}
-	setCookie(w, SessionCookie, token, true, cookieMaxAge)
-	setCookie(w, CSRFCookie, csrf, false, cookieMaxAge)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": u.ID, "email": u.Email, "workspace_id": u.WorkspaceID})
+	if res.UnsafeRedirect {
+		h.unsafeRedirect(r, res.User, c.Redirect)
+	}
+	if res.MFAToken != "" {
+		// No session yet: the browser's old one (if any) has ended.
+		ClearSessionCookies(w)
+		httpx.WriteJSON(w, http.StatusOK, map[string]any{"mfa_required": true, "mfa_token": res.MFAToken, "redirect_to": res.RedirectTo})
+		return nil
+	}
+	SetSessionCookies(w, res.Token, res.CSRF)
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": res.User.ID, "email": res.User.Email, "workspace_id": res.User.WorkspaceID,
+		"redirect_to": res.RedirectTo, "mfa_required": false, "mfa_enrollment_required": res.MFAEnrollmentRequired})
 	return nil
+}
+
+// unsafeRedirect logs a refused redirect (spec §2: the attempt is logged).
+func (h *Handlers) unsafeRedirect(r *http.Request, u *store.User, target string) {
+	if len(target) > 300 {
+		target = target[:300]
+	}
+	httpx.Logger(r.Context()).Warn("unsafe redirect refused", "redirect", target, "path", r.URL.Path)
+	if u != nil {
+		h.Svc.audit(r.Context(), ClientOf(r), u, "auth", "unsafe_redirect_refused", map[string]any{"redirect": target})
+	}
 }
 
 func (h *Handlers) signOut(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
 		// Signing out needs the CSRF token too, or another site could sign users out.
-		if _, err := h.Svc.Authenticate(r); err != nil {
+		caller, err := h.Svc.Authenticate(r)
+		if err != nil {
 			return err
 		}
 		if err := h.Svc.DB.DeleteSession(r.Context(), c.Value); err != nil {
 			return err
 		}
+		if caller != nil {
+			audit.Record(r.Context(), h.Svc.DB, r, caller.UserID, "", audit.Event{WorkspaceID: caller.WorkspaceID, Class: "session", Activity: "sign_out", Target: caller.UserID})
+		}
 	}
-	setCookie(w, SessionCookie, "", true, -1)
-	setCookie(w, CSRFCookie, "", false, -1)
+	ClearSessionCookies(w)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -106,8 +141,16 @@ func (h *Handlers) session(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	m, err := h.Svc.DB.UserMFA(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	enrol := false
+	if st, _ := h.Svc.currentSession(r); st != nil && c.ViaSession {
+		enrol = st.MFARequired && !st.TOTPEnabled
+	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": u.ID, "email": u.Email, "email_verified": u.EmailVerified,
-		"workspace_id": c.WorkspaceID, "first_name": u.FirstName})
+		"workspace_id": c.WorkspaceID, "first_name": u.FirstName, "totp_enabled": m.Enabled, "mfa_enrollment_required": enrol})
 	return nil
 }
 
@@ -116,8 +159,12 @@ func (h *Handlers) verifyEmail(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.Svc.VerifyEmail(r.Context(), c.Code)
-	if err != nil {
+	var u *store.User
+	if err := h.Svc.withCodeLimit(r.Context(), ClientOf(r), func() error {
+		var err error
+		u, err = h.Svc.VerifyEmail(r.Context(), c.Code)
+		return err
+	}); err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"email": u.Email})
@@ -129,11 +176,8 @@ func (h *Handlers) sendVerification(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	u, err := h.Svc.DB.UserByEmail(r.Context(), c.Email)
-	if err == nil {
-		if err := h.Svc.SendVerification(r.Context(), u); err != nil {
-			return err
-		}
+	if err := h.Svc.SendVerificationFrom(r.Context(), ClientOf(r), c.Email); err != nil {
+		return err
 	}
 	httpx.OK(w) // the same answer whether or not the account exists
 	return nil
@@ -144,7 +188,7 @@ func (h *Handlers) sendReset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Svc.SendPasswordReset(r.Context(), c.Email); err != nil {
+	if err := h.Svc.SendPasswordResetFrom(r.Context(), ClientOf(r), c.Email); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -156,8 +200,12 @@ func (h *Handlers) checkResetCode(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	email, err := h.Svc.CheckResetCode(r.Context(), c.Code)
-	if err != nil {
+	var email string
+	if err := h.Svc.withCodeLimit(r.Context(), ClientOf(r), func() error {
+		var err error
+		email, err = h.Svc.CheckResetCode(r.Context(), c.Code)
+		return err
+	}); err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"email": email})
@@ -169,7 +217,9 @@ func (h *Handlers) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Svc.ResetPassword(r.Context(), c.Code, c.Password); err != nil {
+	if err := h.Svc.withCodeLimit(r.Context(), ClientOf(r), func() error {
+		return h.Svc.ResetPassword(r.Context(), c.Code, c.Password)
+	}); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -204,25 +254,24 @@ func (h *Handlers) listKeys(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := make([]map[string]any, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, map[string]any{"key_id": k.ID, "name": k.Name, "key_preview": k.Preview, "created_at_unix": k.CreatedAt, "last_used_unix": k.LastUsed})
+	for i := range keys {
+		out = append(out, apikey.KeyJSON(&keys[i]))
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"api_keys": out})
 	return nil
 }
 
 func (h *Handlers) createKey(w http.ResponseWriter, r *http.Request) error {
-	var body struct {
-		Name string `json:"name"`
-	}
-	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
-		return err
-	}
-	c := httpx.CallerFrom(r.Context())
-	k, secret, err := h.Svc.CreateAPIKey(r.Context(), c.UserID, c.WorkspaceID, body.Name)
+	nk, err := apikey.DecodeNewKey(r, h.MaxBody, false) // permissions default to "all"
 	if err != nil {
 		return err
 	}
+	k, secret, err := h.Svc.CreateUserKey(r.Context(), httpx.CallerFrom(r.Context()), nk)
+	if err != nil {
+		return err
+	}
+	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "api_key", Activity: "create", Target: k.ID,
+		Details: map[string]any{"name": k.Name, "permissions": k.Permissions, "character_limit": k.CharacterLimit}})
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"key_id": k.ID, "name": k.Name, "xi_api_key": secret, "key_preview": k.Preview, "created_at_unix": k.CreatedAt})
 	return nil
 }
@@ -232,12 +281,25 @@ func (h *Handlers) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	if id == "" {
 		return httpx.Invalid("query", "key_id", "missing", "Field required.")
 	}
-	if err := h.Svc.DB.DeleteAPIKey(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, id); err != nil {
+	c := httpx.CallerFrom(r.Context())
+	notFound := httpx.Errorf(http.StatusNotFound, "api_key_not_found", "No API key with that id in this workspace.")
+	k, err := h.Svc.DB.APIKeyByID(r.Context(), c.WorkspaceID, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && k.ServiceAccount) {
+		return notFound
+	}
+	if err != nil {
+		return err
+	}
+	if k.UserID != c.UserID && c.Role != httpx.RoleAdmin {
+		return httpx.ErrForbiddenRole // editors delete only their own keys
+	}
+	if err := h.Svc.DB.DeleteAPIKey(r.Context(), c.WorkspaceID, id); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return httpx.Errorf(http.StatusNotFound, "api_key_not_found", "No API key with that id in this workspace.")
+			return notFound
 		}
 		return err
 	}
+	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "api_key", Activity: "delete", Target: k.ID, Details: map[string]any{"name": k.Name}})
 	httpx.OK(w)
 	return nil
 }

@@ -39,6 +39,12 @@ type Config struct {
 	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
 	HistoryRetention time.Duration // TIMBRE_HISTORY_RETENTION: deleted history audio is purged after this
 
+	SecretKey           string // TIMBRE_SECRET_KEY: server key for encrypted secrets; empty = <data>/secret.key
+	WebhookAllowPrivate bool   // TIMBRE_WEBHOOK_ALLOW_PRIVATE: webhooks may reach private/loopback addresses
+	WebhookAllowCIDRs   string // TIMBRE_WEBHOOK_ALLOW_CIDRS: ranges webhooks may reach despite the guard
+	WebhookAllowHTTP    bool   // TIMBRE_WEBHOOK_ALLOW_HTTP: accept http:// webhook URLs
+	WebhookMaxFailures  int    // TIMBRE_WEBHOOK_MAX_FAILURES: consecutive failures before a webhook is disabled
+
 	finish func() error
 }
 
@@ -66,6 +72,9 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 	num := func(p *int, def int) func(*flag.FlagSet, string, string) {
 		return func(fs *flag.FlagSet, name, help string) { fs.IntVar(p, name, def, help) }
 	}
+	boolean := func(p *bool) func(*flag.FlagSet, string, string) {
+		return func(fs *flag.FlagSet, name, help string) { fs.BoolVar(p, name, false, help) }
+	}
 	all := []Kind{Serve, Worker, Data}
 	run := []Kind{Serve, Worker}
 	settings := []setting{
@@ -85,6 +94,10 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"tts-openai-voices", "TIMBRE_TTS_OPENAI_VOICES", "comma-separated voices that server offers", str(&c.TTSOpenAIVoices, "alloy,echo,fable,onyx,nova,shimmer"), run},
 		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
 		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
+		{"webhook-allow-private", "TIMBRE_WEBHOOK_ALLOW_PRIVATE", "let webhooks reach private, loopback and link-local addresses", boolean(&c.WebhookAllowPrivate), run},
+		{"webhook-allow-cidrs", "TIMBRE_WEBHOOK_ALLOW_CIDRS", "comma-separated address ranges webhooks may reach despite the guard", str(&c.WebhookAllowCIDRs, ""), run},
+		{"webhook-allow-http", "TIMBRE_WEBHOOK_ALLOW_HTTP", "accept http:// webhook URLs", boolean(&c.WebhookAllowHTTP), run},
+		{"webhook-max-failures", "TIMBRE_WEBHOOK_MAX_FAILURES", "consecutive failed deliveries before a webhook is disabled", num(&c.WebhookMaxFailures, 20), run},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int
@@ -136,6 +149,8 @@ func (c *Config) Finish() error {
 		c.PublicURL = "http://localhost:" + port
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	// The secret key comes only from the environment: a flag would show in ps.
+	c.SecretKey = os.Getenv("TIMBRE_SECRET_KEY")
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
 		return fmt.Errorf("database-url: want postgres://… or sqlite:PATH, got %q", c.DatabaseURL)
 	}

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
+	"net/url"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -275,8 +275,7 @@ func (h *Handlers) download(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(files) == 1 {
 		w.Header().Set("Content-Type", files[0].ct)
-		// FormatMediaType writes filename*=utf-8''… for names that are not plain ASCII.
-		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": files[0].name}))
+		w.Header().Set("Content-Disposition", contentDisposition(files[0].name))
 		_, err := w.Write(files[0].data)
 		return err
 	}
@@ -448,4 +447,20 @@ func (h *Handlers) sharedAudio(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	_, err = w.Write(data)
 	return err
+}
+
+// contentDisposition names a download: an ASCII filename for every client, plus filename* with
+// the UTF-8 name when it has other characters (RFC 6266).
+func contentDisposition(name string) string {
+	ascii := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
+			return '_'
+		}
+		return r
+	}, name)
+	v := `attachment; filename="` + ascii + `"`
+	if ascii != name {
+		v += "; filename*=UTF-8''" + url.PathEscape(name)
+	}
+	return v
 }

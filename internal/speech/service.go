@@ -62,6 +62,7 @@ type Body struct {
 // Job is a validated request, ready to charge and run.
 type Job struct {
 	WorkspaceID, UserID string
+	APIKeyID            string // the key the request came with ("" for web sessions); charged too
 	Voice               *store.Voice
 	Model               Model
 	Settings            voice.Resolved
@@ -170,7 +171,7 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 	}
 	settings := b.VoiceSettings.Over(stored)
 	j := &Job{
-		WorkspaceID: c.WorkspaceID, UserID: c.UserID, Voice: vc, Model: model, Settings: settings,
+		WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Voice: vc, Model: model, Settings: settings,
 		Prosody: settings.Prosody(voice.Base(vc)), Language: lang, Text: text, Format: format, Logging: logging,
 		Source: "TTS", RequestID: store.NewID(), tier: tier,
 		Cost: int64(math.Ceil(float64(chars) * model.CostFactor)),
@@ -201,6 +202,23 @@ func (s *Service) Begin(ctx context.Context, j *Job) error {
 		if err != nil {
 			return err
 		}
+		if j.APIKeyID != "" {
+			// The key's own quota, in the same transaction: both charges commit or neither.
+			err := tx.ChargeAPIKey(ctx, j.WorkspaceID, j.APIKeyID, j.Cost)
+			if errors.Is(err, store.ErrKeyQuotaExceeded) {
+				limit, used, _ := tx.APIKeyUsage(ctx, j.WorkspaceID, j.APIKeyID)
+				var l int64
+				if limit != nil {
+					l = *limit
+				}
+				return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
+					"This request exceeds your API key's quota of %d. You have %d credits remaining on this key, while %d credits are required for this request.",
+					l, max(0, l-used), j.Cost)
+			}
+			if err != nil {
+				return err
+			}
+		}
 		j.CharFrom, j.CharTo = from, to
 		if !j.Logging {
 			return nil
@@ -223,6 +241,11 @@ func (s *Service) Fail(j *Job) {
 	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		if err := tx.Refund(ctx, j.WorkspaceID, j.Cost); err != nil {
 			return err
+		}
+		if j.APIKeyID != "" {
+			if err := tx.RefundAPIKey(ctx, j.WorkspaceID, j.APIKeyID, j.Cost); err != nil {
+				return err
+			}
 		}
 		if j.HistoryID != "" {
 			return tx.DeleteHistoryRow(ctx, j.WorkspaceID, j.HistoryID)

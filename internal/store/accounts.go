@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 )
@@ -125,10 +124,11 @@ func (db *DB) SetTier(ctx context.Context, workspaceID, tier string) error {
 	return affected(db.exec(ctx, `UPDATE workspaces SET tier = ? WHERE id = ?`, tier, workspaceID))
 }
 
-// Role returns the user's role in a workspace, or ErrNotFound if not a member.
+// Role returns the user's role in a workspace, or ErrNotFound if not an (unlocked) member.
 func (db *DB) Role(ctx context.Context, workspaceID, userID string) (string, error) {
 	var role string
-	err := db.queryRow(ctx, `SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ?`, workspaceID, userID).Scan(&role)
+	// A locked member keeps the membership but may not act in the workspace.
+	err := db.queryRow(ctx, `SELECT role FROM workspace_members WHERE workspace_id = ? AND user_id = ? AND is_locked = ?`, workspaceID, userID, false).Scan(&role)
 	return role, notFound(err)
 }
 
@@ -162,72 +162,6 @@ func (db *DB) SessionByToken(ctx context.Context, token string, now time.Time) (
 func (db *DB) DeleteSession(ctx context.Context, token string) error {
 	_, err := db.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, HashToken(token))
 	return err
-}
-
-// APIKey is a workspace API key; the secret itself is never stored.
-type APIKey struct {
-	ID          string
-	WorkspaceID string
-	UserID      string
-	Name        string
-	Preview     string
-	CreatedAt   int64
-	LastUsed    *int64
-}
-
-// CreateAPIKey stores the hash of secret.
-func (db *DB) CreateAPIKey(ctx context.Context, k APIKey, secret string) error {
-	_, err := db.exec(ctx, `INSERT INTO api_keys (id, workspace_id, user_id, name, key_hash, key_preview, created_at_unix) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		k.ID, k.WorkspaceID, k.UserID, k.Name, HashToken(secret), k.Preview, k.CreatedAt)
-	return err
-}
-
-// APIKeyBySecret finds the key whose hash matches secret.
-func (db *DB) APIKeyBySecret(ctx context.Context, secret string) (*APIKey, error) {
-	k := &APIKey{}
-	var last sql.NullInt64
-	err := db.queryRow(ctx, `SELECT id, workspace_id, user_id, name, key_preview, created_at_unix, last_used_unix FROM api_keys WHERE key_hash = ?`,
-		HashToken(secret)).Scan(&k.ID, &k.WorkspaceID, &k.UserID, &k.Name, &k.Preview, &k.CreatedAt, &last)
-	if err != nil {
-		return nil, notFound(err)
-	}
-	if last.Valid {
-		k.LastUsed = &last.Int64
-	}
-	return k, nil
-}
-
-// TouchAPIKey records when a key was last used (at most once a minute, to spare the writer).
-func (db *DB) TouchAPIKey(ctx context.Context, id string, now time.Time) error {
-	_, err := db.exec(ctx, `UPDATE api_keys SET last_used_unix = ? WHERE id = ? AND (last_used_unix IS NULL OR last_used_unix < ?)`, now.Unix(), id, now.Unix()-60)
-	return err
-}
-
-// ListAPIKeys lists a workspace's keys, newest first.
-func (db *DB) ListAPIKeys(ctx context.Context, workspaceID string) ([]APIKey, error) {
-	rows, err := db.query(ctx, `SELECT id, workspace_id, user_id, name, key_preview, created_at_unix, last_used_unix FROM api_keys WHERE workspace_id = ? ORDER BY created_at_unix DESC, id`, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []APIKey
-	for rows.Next() {
-		var k APIKey
-		var last sql.NullInt64
-		if err := rows.Scan(&k.ID, &k.WorkspaceID, &k.UserID, &k.Name, &k.Preview, &k.CreatedAt, &last); err != nil {
-			return nil, err
-		}
-		if last.Valid {
-			k.LastUsed = &last.Int64
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
-}
-
-// DeleteAPIKey removes a key of the workspace.
-func (db *DB) DeleteAPIKey(ctx context.Context, workspaceID, id string) error {
-	return affected(db.exec(ctx, `DELETE FROM api_keys WHERE workspace_id = ? AND id = ?`, workspaceID, id))
 }
 
 // Action code kinds.

@@ -215,12 +215,18 @@ async function api(req, res, url) {
     const b = await readJson(req);
     const item = history.find((h) => h.history_item_id === b.history_item_ids?.[0]);
     if (!item) return err(res, 400, 'invalid_history_item', 'History item not found.');
-    return send(res, 200, sineWav(2), { 'Content-Disposition': `attachment; filename="${item.voice_name}_${item.history_item_id.slice(0, 6)}.wav"` });
+    // Like the real server: an ASCII filename plus filename*=UTF-8'' for the exact name.
+    const name = `${item.voice_name}_${item.history_item_id.slice(0, 6)}.wav`;
+    const ascii = name.replace(/[^\x20-\x7e]|"/g, '_');
+    return send(res, 200, sineWav(2), {
+      'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    });
   }
   const m = path.match(/^\/v1\/history\/([^/]+)(\/[a-z-]+)?$/);
   if (m) {
     const item = history.find((h) => h.history_item_id === m[1]);
     if (!item) return err(res, 404, 'not_found', 'History item not found.');
+    if (method === 'GET' && !m[2]) return send(res, 200, item);
     if (method === 'GET' && m[2] === '/audio') return send(res, 200, sineWav(Math.min(30, 1 + item.text.length / 15)));
     if (method === 'DELETE' && !m[2]) {
       history.splice(history.indexOf(item), 1);

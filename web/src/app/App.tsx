@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { ErrorBoundary } from '@/components/ErrorBoundary';
-import { httpErrorMessage } from '@/lib/api-client';
+import { httpErrorMessage } from '@/lib/api';
 import { downloadPlayerItem, PlayerProvider, playerStore } from '@/lib/player';
 import { toast } from '@/lib/toast';
 import { createQueryClient } from './query-client';
@@ -13,9 +13,9 @@ export function App() {
   const [router] = useState(createAppRouter);
 
   useEffect(() => {
-    playerStore.setDownloader(async (item) => {
+    playerStore.setDownloader(async (item, historyItem) => {
       try {
-        await downloadPlayerItem(item);
+        await downloadPlayerItem(item, historyItem);
       } catch (err) {
         toast.error(httpErrorMessage(err));
       }

@@ -16,6 +16,7 @@ import {
 import { Logo } from '@/components/Logo';
 import { GlobalPlayer } from '@/components/player/GlobalPlayer';
 import { useSession, useSignOut } from '@/features/auth';
+import { PlayerFeedback } from '@/features/history';
 import { UsageMeter } from '@/features/usage';
 import { useTheme } from '@/lib/theme';
 
@@ -110,7 +111,7 @@ function UserMenu() {
             {theme === 'dark' ? 'Light theme' : 'Dark theme'}
           </DropdownMenu.Item>
           <DropdownMenu.Item
-            onSelect={() => void signOut()}
+            onSelect={() => signOut()}
             className="flex cursor-pointer items-center gap-2 rounded-lg px-3 py-2 text-red-600 outline-none data-highlighted:bg-red-50 dark:text-red-400 dark:data-highlighted:bg-red-950"
           >
             <LogOutIcon size={15} />
@@ -224,7 +225,7 @@ export function AppShell() {
           <Outlet />
         </main>
       </div>
-      <GlobalPlayer />
+      <GlobalPlayer feedback={<PlayerFeedback />} />
     </div>
   );
 }

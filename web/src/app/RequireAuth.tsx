@@ -2,7 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '@/components/Button';
 import { Spinner } from '@/components/Spinner';
 import { useSession } from '@/features/auth';
-import { httpErrorMessage } from '@/lib/api-client';
+import { httpErrorMessage } from '@/lib/api';
 import { SIGN_IN_ROUTE } from '@/lib/constants';
 
 export function RequireAuth() {

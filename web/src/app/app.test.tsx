@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -64,7 +64,7 @@ describe('app routes', () => {
     expect(screen.getByText(/will not be shown again/)).toBeInTheDocument();
   });
 
-  it('sign out clears local data, broadcasts, and goes to sign-in', async () => {
+  it('sign out waits 1 s, then clears local data, broadcasts, and goes to sign-in', async () => {
     let signedIn = true;
     const { calls } = mockFetch({
       ...appHandlers,
@@ -84,14 +84,81 @@ describe('app routes', () => {
     const router = renderApp('/app/usage');
     await user.click((await screen.findAllByRole('button', { name: 'User menu' }))[0]!);
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    // Debounced by 1 s (spec §9): nothing has happened yet.
+    expect(calls.some((c) => c.url.pathname === '/api/auth/sign-out')).toBe(false);
+    expect(router.state.location.pathname).toBe('/app/usage');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/app/sign-in'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/sign-in'), { timeout: 3000 });
     expect(calls.some((c) => c.method === 'POST' && c.url.pathname === '/api/auth/sign-out')).toBe(true);
     expect(localStorage.getItem('timbre.tts.voiceId')).toBeNull();
     expect(localStorage.getItem('timbre.theme')).toBe('dark');
     expect(localStorage.getItem('timbre.signOut')).not.toBeNull();
     await waitFor(() => expect(received).toEqual([expect.objectContaining({ type: 'sign-out' })]));
     other.close();
+  });
+
+  it('follows a sign-out in another tab (BroadcastChannel)', async () => {
+    mockFetch(appHandlers);
+    localStorage.setItem('timbre.tts.voiceId', 'v1');
+    const router = renderApp('/app/usage');
+    expect(await screen.findByRole('heading', { name: 'Usage' })).toBeInTheDocument();
+    const otherTab = new BroadcastChannel('timbre-auth');
+    otherTab.postMessage({ type: 'sign-out', at: Date.now() + 1 });
+    otherTab.close();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/sign-in'));
+    expect(localStorage.getItem('timbre.tts.voiceId')).toBeNull();
+  });
+
+  it('follows a sign-out in another tab (storage event fallback), but leaves public pages alone', async () => {
+    mockFetch({
+      ...appHandlers,
+      'GET /api/share/tok1': () => jsonResponse({ text: 'Shared words', voice_name: 'Aria', date_unix: 1_700_000_000 }),
+    });
+    const router = renderApp('/share/tok1');
+    expect(await screen.findByText('Shared words')).toBeInTheDocument();
+    window.dispatchEvent(new StorageEvent('storage', { key: 'timbre.signOut', newValue: String(Date.now() + 2) }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(router.state.location.pathname).toBe('/share/tok1');
+    expect(screen.getByText('Shared words')).toBeInTheDocument();
+  });
+
+  it('follows a sign-out in another tab (storage event fallback) on signed-in pages', async () => {
+    mockFetch(appHandlers);
+    const router = renderApp('/app/usage');
+    expect(await screen.findByRole('heading', { name: 'Usage' })).toBeInTheDocument();
+    window.dispatchEvent(new StorageEvent('storage', { key: 'timbre.signOut', newValue: String(Date.now() + 3) }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/app/sign-in'));
+  });
+
+  it('leaving the auth pages fades them out over 0.3 s', async () => {
+    mockFetch({
+      'GET /api/auth/session': () => jsonResponse({ detail: { status: 'unauthorized' } }, 401),
+      'GET /api/share/tok1': () => jsonResponse({ text: 'Shared words', voice_name: 'Aria', date_unix: 1_700_000_000 }),
+    });
+    const router = renderApp('/app/sign-in');
+    expect(await screen.findByLabelText('Email')).toBeInTheDocument();
+    expect(screen.getByTestId('auth-layout')).toHaveClass('animate-fade-in');
+    // Moving between auth pages is not leaving.
+    await act(() => router.navigate('/app/sign-up'));
+    expect(router.state.location.pathname).toBe('/app/sign-up');
+    expect(screen.getByTestId('auth-layout')).not.toHaveAttribute('data-leaving');
+
+    vi.useFakeTimers();
+    try {
+      act(() => void router.navigate('/share/tok1'));
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(router.state.location.pathname).toBe('/app/sign-up');
+      expect(screen.getByTestId('auth-layout')).toHaveAttribute('data-leaving', 'true');
+      expect(screen.getByTestId('auth-layout')).toHaveClass('animate-fade-out');
+      await act(() => vi.advanceTimersByTimeAsync(299));
+      expect(router.state.location.pathname).toBe('/app/sign-up');
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      expect(router.state.location.pathname).toBe('/share/tok1');
+      await act(() => vi.advanceTimersByTimeAsync(50));
+      expect(screen.getByText('Shared words')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the share page is public', async () => {

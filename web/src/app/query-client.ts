@@ -1,5 +1,5 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api';
 
 const SESSION_KEY = 'session';
 

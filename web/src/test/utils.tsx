@@ -49,14 +49,32 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 
 type Handler = (req: { url: URL; method: string; body: unknown; headers: Headers }) => Response | Promise<Response>;
 
-/** Routes fetch calls to handlers keyed by "METHOD /path". Unmatched calls answer 404. */
+export interface RecordedCall {
+  method: string;
+  url: URL;
+  body: unknown;
+  headers: Headers;
+  credentials: RequestCredentials | undefined;
+}
+
+/**
+ * Routes fetch calls (a URL with init, or a Request as openapi-fetch sends) to
+ * handlers keyed by "METHOD /path". Unmatched calls answer 404.
+ */
 export function mockFetch(handlers: Record<string, Handler>) {
-  const calls: Array<{ method: string; url: URL; body: unknown; headers: Headers }> = [];
+  const calls: RecordedCall[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost');
-    const method = (init?.method ?? 'GET').toUpperCase();
-    const headers = new Headers(init?.headers);
+    const isRequest = typeof input === 'object' && !(input instanceof URL) && 'method' in input;
+    const request = isRequest ? (input as Request) : undefined;
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : (input as Request).url;
+    const url = new URL(href, 'http://localhost');
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init?.headers ?? request?.headers);
     let body: unknown = init?.body;
+    if (body === undefined && request && method !== 'GET' && method !== 'HEAD') {
+      const text = await request.clone().text();
+      body = text === '' ? undefined : text;
+    }
     if (typeof body === 'string') {
       try {
         body = JSON.parse(body);
@@ -64,7 +82,7 @@ export function mockFetch(handlers: Record<string, Handler>) {
         /* keep string */
       }
     }
-    calls.push({ method, url, body, headers });
+    calls.push({ method, url, body, headers, credentials: init?.credentials ?? request?.credentials });
     const handler = handlers[`${method} ${url.pathname}`];
     if (!handler) return jsonResponse({ detail: { status: 'not_found', message: 'Not found' } }, 404);
     return handler({ url, method, body, headers });

@@ -1,16 +1,31 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HistoryItem } from '@/lib/api';
 import { PlayerProvider, PlayerStore } from '@/lib/player';
 import { GlobalPlayer } from './GlobalPlayer';
 
+afterEach(() => vi.useRealTimers());
+
+const historyItem: HistoryItem = {
+  history_item_id: 'h1',
+  voice_name: 'Aria',
+  text: 'Hello world',
+  date_unix: 1_700_000_000,
+  character_count_change_from: 0,
+  character_count_change_to: 11,
+  content_type: 'audio/mpeg',
+  state: 'created',
+};
+
 function setup() {
-  const store = new PlayerStore();
+  const fetchHistoryItem = vi.fn(async () => historyItem);
+  const store = new PlayerStore({ fetchHistoryItem });
   const utils = render(
     <PlayerProvider store={store}>
       <input aria-label="Typing here" />
       <textarea aria-label="Text" />
-      <GlobalPlayer />
+      <GlobalPlayer feedback={<button type="button">Thumbs up</button>} />
     </PlayerProvider>,
   );
   const audio = utils.getByTestId('player-audio') as HTMLAudioElement;
@@ -117,12 +132,47 @@ describe('GlobalPlayer', () => {
     expect(screen.getByTestId('player-play')).toBeInTheDocument();
   });
 
-  it('download uses the downloader with the current item', async () => {
+  it('download is disabled until the history item is fetched (after 1 s), then uses its file name', async () => {
+    vi.useFakeTimers();
     const { store } = setup();
     const downloader = vi.fn(async () => undefined);
     store.setDownloader(downloader);
-    await userEvent.click(screen.getByTestId('player-download'));
-    expect(downloader).toHaveBeenCalledWith(expect.objectContaining({ historyItemId: 'h1' }));
+    expect(screen.getByTestId('player-download')).toBeDisabled();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByTestId('player-download')).toBeEnabled();
+    fireEvent.click(screen.getByTestId('player-download'));
+    expect(downloader).toHaveBeenCalledWith(
+      expect.objectContaining({ historyItemId: 'h1', loaded: true, fileName: expect.stringMatching(/_Aria_.*_Hello_world\.mp3$/) }),
+      historyItem,
+    );
+  });
+
+  it('feedback buttons appear after 3 s of playback', async () => {
+    vi.useFakeTimers();
+    setup();
+    fireEvent.click(screen.getByTestId('player-play'));
+    await act(() => vi.advanceTimersByTimeAsync(2999));
+    expect(screen.queryByTestId('player-feedback')).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(screen.getByTestId('player-feedback')).toContainElement(screen.getByRole('button', { name: 'Thumbs up' }));
+  });
+
+  it('feedback buttons appear at the end', () => {
+    const { audio } = setup();
+    expect(screen.queryByTestId('player-feedback')).not.toBeInTheDocument();
+    act(() => {
+      audio.dispatchEvent(new Event('ended'));
+    });
+    expect(screen.getByTestId('player-feedback')).toBeInTheDocument();
+  });
+
+  it('keeps the <audio> element as the source of truth; the waveform is only a picture', () => {
+    const { audio } = setup();
+    expect(audio).toHaveAttribute('src', '/v1/history/h1/audio');
+    const waveform = screen.getByTestId('player-waveform');
+    expect(waveform).toHaveAttribute('aria-hidden', 'true');
+    // No Web Audio in this test DOM: the plain slider stays visible.
+    expect(screen.getByLabelText('Seek')).not.toHaveClass('opacity-0');
   });
 
   it('renders nothing visible while idle', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { PLAYER } from '@/lib/constants';
 import { formatTime } from '@/lib/format';
 import { usePlayerState, usePlayerStore } from '@/lib/player';
@@ -14,19 +14,31 @@ import {
 } from '../icons';
 import { Spinner } from '../Spinner';
 import { handlePlayerKeyDown } from './shortcuts';
+import { Waveform } from './Waveform';
 
 const iconButton =
   'flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-gray-700 hover:bg-gray-100 disabled:cursor-not-allowed disabled:opacity-40 dark:text-gray-300 dark:hover:bg-gray-800';
 
+interface GlobalPlayerProps {
+  /**
+   * Feedback controls for the current item (composed in by the app layer);
+   * shown after 3 s of playback or at the end (spec §4).
+   */
+  feedback?: ReactNode;
+}
+
 /**
  * Global audio player (spec §2, §4, §9): fixed bottom bar 5rem high,
  * collapsible to a thin progress bar; regions for title, voice, time, controls.
+ * The expanded bar draws the item's waveform under the seek slider.
  */
-export function GlobalPlayer() {
+export function GlobalPlayer({ feedback }: GlobalPlayerProps = {}) {
   const store = usePlayerStore();
   const state = usePlayerState();
   const audioRef = useRef<HTMLAudioElement>(null);
-  const { item, status, currentTime, duration, speed, collapsed, downloading } = state;
+  const [waveReady, setWaveReady] = useState(false);
+  const { item, status, currentTime, duration, speed, collapsed, downloading, feedbackVisible } = state;
+  const canDownload = store.canDownload(state);
 
   useEffect(() => {
     const audio = audioRef.current;
@@ -107,7 +119,7 @@ export function GlobalPlayer() {
                 data-testid="player-play"
                 onClick={() => store.toggle()}
                 aria-label={playing ? 'Pause' : 'Play'}
-                className="flex size-10 cursor-pointer items-center justify-center rounded-full bg-gray-900 text-white hover:bg-gray-700 dark:bg-white dark:text-gray-900 dark:hover:bg-gray-200"
+                className="flex size-9 cursor-pointer items-center justify-center rounded-full bg-gray-900 text-white hover:bg-gray-700 dark:bg-white dark:text-gray-900 dark:hover:bg-gray-200"
               >
                 {loading ? <Spinner /> : playing ? <PauseIcon size={16} /> : <PlayIcon size={16} />}
               </button>
@@ -121,19 +133,33 @@ export function GlobalPlayer() {
               </button>
             </div>
             <div className="flex w-full max-w-xl items-center gap-2" data-region="time">
-              <span className="w-10 text-right text-xs tabular-nums text-gray-500">{formatTime(currentTime)}</span>
-              <input
-                type="range"
-                aria-label="Seek"
-                min={0}
-                max={max || 0}
-                step={PLAYER.progressStep}
-                value={Math.min(currentTime, max || 0)}
-                onChange={(e) => store.seek(Number(e.target.value))}
-                disabled={!max}
-                className="h-1 flex-1 cursor-pointer"
-              />
-              <span className="w-10 text-xs tabular-nums text-gray-500">{formatTime(duration)}</span>
+              <span className="w-10 text-right text-xs tabular-nums text-gray-500 dark:text-gray-400">
+                {formatTime(currentTime)}
+              </span>
+              <div className="relative h-7 min-w-0 flex-1 rounded-md has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-indigo-500">
+                <Waveform
+                  key={item.src}
+                  src={item.src}
+                  progress={progress / 100}
+                  onReadyChange={setWaveReady}
+                  className="absolute inset-0"
+                />
+                <input
+                  type="range"
+                  aria-label="Seek"
+                  min={0}
+                  max={max || 0}
+                  step={PLAYER.progressStep}
+                  value={Math.min(currentTime, max || 0)}
+                  onChange={(e) => store.seek(Number(e.target.value))}
+                  disabled={!max}
+                  className={cn(
+                    'absolute inset-x-0 top-1/2 w-full -translate-y-1/2 cursor-pointer disabled:cursor-default',
+                    waveReady ? 'h-full opacity-0 focus-visible:outline-none' : 'h-1',
+                  )}
+                />
+              </div>
+              <span className="w-10 text-xs tabular-nums text-gray-500 dark:text-gray-400">{formatTime(duration)}</span>
               <span data-testid="player-time" className="sr-only">
                 {formatTime(currentTime)} / {formatTime(duration)}
               </span>
@@ -141,6 +167,11 @@ export function GlobalPlayer() {
           </div>
 
           <div className="flex flex-1 items-center justify-end gap-1 sm:gap-2">
+            {feedback && feedbackVisible && (
+              <div data-testid="player-feedback" className="flex items-center gap-0.5 sm:mr-1">
+                {feedback}
+              </div>
+            )}
             <label className="sr-only" htmlFor="player-speed">
               Playback speed
             </label>
@@ -148,7 +179,7 @@ export function GlobalPlayer() {
               id="player-speed"
               value={String(speed)}
               onChange={(e) => store.setSpeed(Number(e.target.value))}
-              className="h-8 cursor-pointer rounded-md border border-gray-200 bg-transparent px-1.5 text-xs dark:border-gray-700 dark:bg-gray-900"
+              className="hidden h-8 cursor-pointer rounded-md border border-gray-200 bg-transparent px-1.5 text-xs sm:block dark:border-gray-700 dark:bg-gray-900"
             >
               {PLAYER.speeds.map((s) => (
                 <option key={s} value={String(s)}>
@@ -161,7 +192,7 @@ export function GlobalPlayer() {
               data-testid="player-download"
               className={iconButton}
               onClick={() => void store.download().catch(() => undefined)}
-              disabled={downloading || status === 'loading'}
+              disabled={!canDownload}
               aria-label="Download"
             >
               {downloading ? <Spinner /> : <DownloadIcon size={16} />}

@@ -6,5 +6,5 @@ export { ForgotPasswordPage } from './components/ForgotPasswordPage';
 export { ResetPasswordPage } from './components/ResetPasswordPage';
 export { EmailActionPage } from './components/EmailActionPage';
 export { useSession } from './hooks/useSession';
-export { useSignOut, useRemoteSignOut } from './hooks/useSignOut';
+export { cancelPendingSignOut, isPublicPath, useSignOut, useRemoteSignOut } from './hooks/useSignOut';
 export { sessionQueryKey, type Session } from './api';

@@ -1,2 +1,3 @@
 export { HistoryPanel } from './components/HistoryPanel';
 export { historyQueryKey } from './api';
+export { FeedbackThumbs, PlayerFeedback } from './components/FeedbackThumbs';

@@ -830,6 +830,1219 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/service-accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Workspace Service Accounts
+         * @description List all service accounts in the workspace
+         */
+        get: operations["get_workspace_service_accounts"];
+        put?: never;
+        /**
+         * Create Service Account
+         * @description Create a new service account in the workspace. By default, a workspace can have up to 20 service accounts. Enterprise customers may request an increase to this limit, up to 100.
+         */
+        post: operations["create_service_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service-accounts/{service_account_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a service account
+         * @description Deletes a service account of the caller's workspace together with its membership and all its API keys; requests with those keys fail from then on. What it generated (history) stays with the workspace. Workspace admins only; a key needs the `service_account_write` permission.
+         */
+        delete: operations["timbre_delete_service_account"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service-accounts/{service_account_user_id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Service Account Api Keys Route
+         * @description Get all API keys for a service account
+         */
+        get: operations["get_service_account_api_keys_route"];
+        put?: never;
+        /**
+         * Create Service Account Api Key
+         * @description Create a new API key for a service account
+         */
+        post: operations["create_service_account_api_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Service Account Api Key
+         * @description Delete an existing API key for a service account
+         */
+        delete: operations["delete_service_account_api_key"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit Service Account Api Key
+         * @description Update an existing API key for a service account
+         */
+        patch: operations["edit_service_account_api_key"];
+        trace?: never;
+    };
+    "/v1/workspaces/api-keys/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable Api Key
+         * @description Disable the API key used to authenticate this request. Requires the query parameter `api_key_name=self` as an explicit confirmation.
+         */
+        post: operations["disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/edit-api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit an API key
+         * @description Changes one of the caller's API keys (admins: any user key of the workspace): its name, permissions, monthly character quota, whether it is enabled, and whether its holder may disable it through POST /v1/workspaces/api-keys/disable. Fields left out, or set to `"no_update"`, stay as they are; `character_limit` and `third_party_disable_allowed` take `"clear"` (or null) to remove the setting. A request authenticated by an API key cannot give permissions its own key lacks. Keys need the `create_user_api_key` permission. Service accounts' keys are edited with PATCH /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}.
+         */
+        post: operations["timbre_edit_api_key"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Two-factor status
+         * @description The signed-in user's two-factor state: whether TOTP is on (and since when), how many unused backup codes remain, and whether the session's workspace requires MFA (`mfa_required_for_users`).
+         */
+        get: operations["timbre_mfa_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start TOTP enrolment
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) pending until a code from it is confirmed, and returns it with its `otpauth://` URL for the QR code (settings `?dialog=add-2fa`). Starting again replaces the pending secret. The secret is stored encrypted.
+         */
+        post: operations["timbre_mfa_enroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm TOTP enrolment
+         * @description Checks a code from the pending secret and turns two-factor authentication on. The answer holds 10 backup codes, shown this once: only their hashes are kept. Each works once, at sign-in or to remove MFA.
+         */
+        post: operations["timbre_mfa_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/totp/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn TOTP off
+         * @description Turns two-factor authentication off after a current code (`code`) or an unused backup code (`backup_code`), and deletes the backup codes. In a workspace that requires MFA the user is then limited to enrolling again.
+         */
+        post: operations["timbre_mfa_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the sign-in MFA challenge
+         * @description Completes a sign-in that answered `{mfa_required: true, mfa_token}`: with a current TOTP code (`code`, never the same time step twice) or an unused backup code (`backup_code`), it opens the session with fresh tokens and sets the `xi_website_session` and `xi_website_csrf` cookies. The challenge lasts 5 minutes and works once. Failed codes count against the account's and the address's limits (5 and 50 per 15 minutes).
+         */
+        post: operations["timbre_mfa_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/backup-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate new backup codes
+         * @description Replaces the user's backup codes with 10 new ones after a current TOTP code; the old ones stop working. The codes are shown this once.
+         */
+        post: operations["timbre_regenerate_backup_codes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/backup-code/{code}/remove-mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove MFA with a backup code
+         * @description Turns two-factor authentication off with one of the user's unused backup codes (a lost authenticator app); the code is spent.
+         */
+        post: operations["timbre_remove_mfa_with_backup_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sessions
+         * @description The signed-in user's open sessions (every workspace), most recently used first, with the browser's user agent and address, when each started and was last used (refreshed at most every 5 minutes), and `current` on the session making the request. Tokens are never shown.
+         */
+        get: operations["timbre_list_sessions"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out other sessions
+         * @description Ends every session of the user except the one making the request.
+         */
+        delete: operations["timbre_revoke_other_sessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out one session
+         * @description Ends one of the user's sessions (its `session_id` from the list). Ending the current one also clears the cookies.
+         */
+        delete: operations["timbre_revoke_session"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the user, this one included, and clears the cookies; the web app then shows the sign-in page (other tabs follow).
+         */
+        post: operations["timbre_sign_out_everywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply an email action
+         * @description The server side of the email-action handler `/app/action` (spec §2). `mode` is the link's mode and `code` its `oobCode` or `verificationCode`:
+         *
+         *     - `verifyEmail`: marks the address verified ("Email verified successfully! Please sign back in to continue.").
+         *     - `resetPassword`: checks the reset code and answers the address and the reset-password page to go to.
+         *     - `recoverEmail`: undoes an email change with the code mailed to the old address; the old address comes back and every session ends.
+         *     - `optOutOfUpdates`: the user no longer receives product updates ("We have opted you out of receiving product updates."; failure: "An error occurred while trying to opt you out from receiving product updates, please try again.").
+         *     - `verifySignInRequest`: the support access grant (dialog "Grant Support Access to Your Account" — "Do you want to grant our support team temporary access to your account?" — "Grant Access"); needs the signed-in user's session, grants 72 hours, then redirect to `/` ("Thank you for granting us access to your account!").
+         *     - anything else: 400 `unknown_mode`.
+         *
+         *     `continue_url` is passed through the sign-in redirect rule: the answer's `continue_url` is it when safe, else the default page (and the attempt is logged). Wrong codes count against the address's limit (20 per 15 minutes).
+         */
+        post: operations["timbre_email_action"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/send-email-change-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an email change code
+         * @description Mails a 6-digit code (valid 15 minutes) to the new address; PUT /v1/user/email with it makes the change. At most 5 an hour per account.
+         */
+        post: operations["timbre_send_email_change_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the email address
+         * @description Moves the account to the address the code was sent to (it counts as verified) and mails the old address a `recoverEmail` link that undoes the change. Success message: "Email updated! Please refresh this page to reauthenticate."; failures read "Unable to update email, …". Wrong codes: 5 per 15 minutes per account.
+         */
+        put: operations["timbre_change_email"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/opt-out-of-updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt out of product updates
+         * @description The signed-in user (or an API key with `user_write`) no longer receives product-update mail (`agrees_to_product_updates` false).
+         */
+        post: operations["timbre_opt_out_of_updates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/sign-in-requests/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant support access
+         * @description Confirms a support sign-in request mailed to the user (the code of its `verifySignInRequest` link): support staff may sign in to the account for 72 hours. The code must belong to the signed-in user.
+         */
+        post: operations["timbre_verify_sign_in_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account
+         * @description Deletes the signed-in user after proof it is them: the `password` in the body, or a session opened in the last 10 minutes. Sessions, API keys, MFA, codes and memberships go; every workspace where the user was the only member goes with its history, voices and audio; in shared workspaces their history stays but is anonymised, and ownership passes to another admin (or the longest-standing member, made admin). The cookies are cleared.
+         */
+        delete: operations["timbre_delete_user"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/find-sso-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the SSO provider for an email
+         * @description Says whether an enabled identity provider covers the email's domain, and where to start signing in. With `invite_code`, the provider must belong to the invitation's workspace. No authentication: the sign-in page calls it before the user is known.
+         */
+        get: operations["timbre_find_sso_provider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's identity providers
+         * @description Every identity provider of the caller's workspace, oldest first: SAML ones with `identity_provider_entity_id`, OIDC ones with `client_id`. Workspace admins only; a key needs `workspace_read`.
+         */
+        get: operations["timbre_list_identity_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/sso/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an identity provider
+         * @description Registers an OIDC or SAML identity provider for the caller's workspace. The client secret is encrypted with the server key before it is stored and is never returned. For SAML, send `metadata_xml` or the three fields it carries. Audited (`sso`/`create`). Workspace admins only; a key needs `workspace_write`.
+         */
+        post: operations["timbre_create_sso_provider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/sso/providers/{provider_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity provider
+         * @description One identity provider of the caller's workspace. Workspace admins only; a key needs `workspace_read`.
+         */
+        get: operations["timbre_get_sso_provider"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an identity provider
+         * @description Removes the provider with its domains and any sign-ins in flight. Users it provisioned keep their accounts. Audited (`sso`/`delete`). Workspace admins only; a key needs `workspace_write`.
+         */
+        delete: operations["timbre_delete_sso_provider"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an identity provider
+         * @description Changes the fields sent (name, enabled, domains, and the type's own settings); the client secret stays unless a new one is sent, and the type cannot change. Audited (`sso`/`update`, naming the changed fields, never secrets). Workspace admins only; a key needs `workspace_write`.
+         */
+        patch: operations["timbre_update_sso_provider"];
+        trace?: never;
+    };
+    "/api/workspace/sso/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the workspace's SSO settings
+         * @description The workspace's `user_auto_provisioning` (enabled, when and by whom) and the service-provider values an IdP admin needs: the OIDC redirect URI, the SAML entity id, ACS URL and metadata URL. Workspace admins only; a key needs `workspace_read`.
+         */
+        get: operations["timbre_get_sso_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Turn user auto-provisioning on or off
+         * @description While on, a first-time user whose identity provider of this workspace vouches for them gets an editor account here on the spot. Turning it on records the admin's email and the time; turning it off clears them. Audited (`sso`/`update`). Workspace admins only; a key needs `workspace_write`.
+         */
+        patch: operations["timbre_update_sso_settings"];
+        trace?: never;
+    };
+    "/api/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with SSO
+         * @description Browser navigation, not an API call: finds the provider for the email's domain, records the flow and redirects (302) to the IdP — the OIDC authorization endpoint (with `state`, `nonce`, PKCE S256 `code_challenge` and `login_hint`) or the SAML SSO URL (AuthnRequest with `RelayState`). Sets the `xi_website_sso_state` cookie (HttpOnly, Secure, SameSite=None, path /api/sso/, 10 minutes) binding the flow to this browser.
+         */
+        get: operations["timbre_sso_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OIDC redirect URI
+         * @description Where the OIDC provider sends the browser back. Checks the `state` against the browser's flow cookie and uses the flow once, exchanges the `code` with the PKCE verifier, verifies the ID token (RS256/… signature from the provider's JWKS, issuer, audience = client id, expiry) and its `nonce`, requires an email that is not marked unverified and within the provider's domains, then signs the user in (provisioning them when allowed). Sign-ins and refusals are audited (`sso`/`sign_in`, `sso`/`sign_in_failed`).
+         */
+        get: operations["timbre_sso_oidc_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/saml/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SAML assertion consumer service
+         * @description Where the SAML IdP posts its response (HTTP-POST binding, form fields `SAMLResponse` and `RelayState`). Checks the relay state against the browser's flow cookie and uses the flow once; the response or its assertion must be signed by the provider's certificate, come from its entity id, answer this flow's AuthnRequest, name this ACS as destination and recipient, be within its validity window and carry an AudienceRestriction naming Timbre's entity id. The email comes from an email-shaped NameID or an email attribute. Sign-ins and refusals are audited.
+         */
+        post: operations["timbre_sso_saml_acs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SAML service provider metadata
+         * @description Timbre's SAML SP metadata (its entity id is this URL; the ACS is /api/sso/saml/acs, HTTP-POST; NameID format emailAddress; assertions must be signed). Give it to the IdP.
+         */
+        get: operations["timbre_sso_saml_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Workspace Webhooks
+         * @description List all webhooks for a workspace
+         */
+        get: operations["get_workspace_webhooks_route"];
+        put?: never;
+        /**
+         * Create Workspace Webhook
+         * @description Create a new webhook for the workspace with the specified authentication type.
+         */
+        post: operations["create_workspace_webhook_route"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Workspace Webhook
+         * @description Delete the specified workspace webhook
+         */
+        delete: operations["delete_workspace_webhook_route"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Workspace Webhook
+         * @description Update the specified workspace webhook
+         */
+        patch: operations["edit_workspace_webhook_route"];
+        trace?: never;
+    };
+    "/api/workspace/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description The delivery log of one webhook of the caller's workspace, newest attempt first: for every attempt its event, attempt number, time, the endpoint's HTTP status (null when no response arrived), duration, error and whether another attempt follows. Attempts at delivering one event share a `delivery_id`. Workspace admins only; a key needs the `workspace_read` permission.
+         */
+        get: operations["timbre_list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/audit-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Workspace Audit Logs
+         * @description Returns the audit log for the workspace. Requires enterprise tier and the audit_log_read permission.
+         */
+        get: operations["get_workspace_audit_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's workspaces
+         * @description Every workspace the signed-in user belongs to, by name, with the user's role (`admin` or `editor`) and seat type there, the workspace's plan tier, and which one the request works in (`current_workspace_id`). The web app's workspace switcher shows it.
+         */
+        get: operations["timbre_list_workspaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch workspace
+         * @description Moves the web session to another workspace the user belongs to (and is not locked out of); every later request of the session works there. Web sessions only (with the `X-CSRF-Token` header): an API key always works in its own workspace.
+         */
+        post: operations["timbre_switch_workspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Workspace Members
+         * @description Gets a list of all members of the workspace, including locked members. Service accounts are excluded. Requires the workspace_members_read permission.
+         */
+        get: operations["get_workspace_members"];
+        put?: never;
+        /**
+         * Update Member
+         * @description Updates attributes of a workspace member. Apart from the email identifier, all parameters will remain unchanged unless specified. This endpoint may only be called by workspace administrators.
+         */
+        post: operations["update_workspace_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Takes a user out of the caller's workspace: their group memberships, grants on the workspace's resources and API keys there go with them, and their web sessions in it move to their own workspace. The workspace owner cannot be removed. Workspace admins only; a key needs `workspace_members_remove`.
+         */
+        delete: operations["timbre_remove_workspace_member"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pending invitations
+         * @description The workspace's invitations that have been neither answered nor withdrawn and have not expired (they last 7 days), newest first. Pending invitations hold a seat. Workspace admins only; a key needs `workspace_members_invite`.
+         */
+        get: operations["timbre_list_workspace_invites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/invites/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite User
+         * @description Sends an email invitation to join your workspace to the provided email. If the user doesn't have an account they will be prompted to create one. If the user accepts this invite they will be added as a user to your workspace and your subscription using one of your seats. This endpoint may only be called by workspace members with the WORKSPACE_MEMBERS_INVITE permission. If the user is already in the workspace a 400 error will be returned.
+         */
+        post: operations["invite_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/invites/add-bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite Multiple Users
+         * @description Sends email invitations to join your workspace to the provided emails. Requires all email addresses to be part of a verified domain. If the users don't have an account they will be prompted to create one. If the users accept these invites they will be added as users to your workspace and your subscription using one of your seats. This endpoint may only be called by workspace members with the WORKSPACE_MEMBERS_INVITE permission.
+         */
+        post: operations["invite_users_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Existing Invitation
+         * @description Invalidates an existing email invitation. The invitation will still show up in the inbox it has been delivered to, but activating it to join the workspace won't work. This endpoint may only be called by workspace members with the WORKSPACE_MEMBERS_INVITE permission.
+         */
+        delete: operations["delete_invite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/invites/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look at an invitation
+         * @description What an invitation code invites to: the workspace's name, the invited email and seat type. The invitation page (`/app/invite?code=…`, the link mailed to the invitee) calls it before the user signs in, so it needs no authentication; the code itself is the secret.
+         */
+        get: operations["timbre_peek_workspace_invite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/invites/{code}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description The signed-in user joins the inviting workspace with the invitation's seat type (and its groups); the invitation is used up. The user's email must be the invited one. With a web session, the session moves to the joined workspace at once (the access refresh of spec §4). Seats are checked again. A key needs `user_write`.
+         */
+        post: operations["timbre_accept_workspace_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/invites/{code}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an invitation
+         * @description The signed-in invitee turns the invitation down; it is withdrawn and its seat freed. The user's email must be the invited one. A key needs `user_write`.
+         */
+        post: operations["timbre_decline_workspace_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get All Groups
+         * @description Get all groups in the workspace
+         */
+        get: operations["get_groups_endpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/groups/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search User Groups
+         * @description Searches for user groups in the workspace. Multiple or no groups may be returned.
+         */
+        get: operations["search_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a group
+         * @description Adds a group with a name unique in the workspace (at most 100 characters) and permissions from the API's `WorkspaceGroupPermission` list. Workspace admins only; a key needs `group_members_manage`.
+         */
+        post: operations["timbre_create_workspace_group"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/groups/{group_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group
+         * @description Removes a group with its memberships and its grants on resources. Workspace admins only; a key needs `group_members_manage`.
+         */
+        delete: operations["timbre_delete_workspace_group"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a group or change its permissions
+         * @description Changes the fields given: `name`, `permissions` (replacing the list). Workspace admins only; a key needs `group_members_manage`.
+         */
+        patch: operations["timbre_update_workspace_group"];
+        trace?: never;
+    };
+    "/v1/workspace/groups/{group_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Member To User Group
+         * @description Adds a member of your workspace to the specified group. Requires `group_members_manage` permission.
+         */
+        post: operations["add_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/groups/{group_id}/members/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete Member From User Group
+         * @description Removes a member from the specified group. Requires `group_members_manage` permission.
+         */
+        post: operations["remove_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/resources/{resource_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Resource
+         * @description Gets the metadata of a resource by ID.
+         */
+        get: operations["get_resource_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/resources/{resource_id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share Workspace Resource
+         * @description Grants a role (one of 'admin', 'editor', 'commenter', or 'viewer') on a workspace resource to a user, group, or workspace (service account) API key. This overrides any existing role the target has on the resource. To target a user or service account, pass only the user email; the user must be in your workspace. To target a group, pass only the group id. To target a workspace (service account) API key, pass the api key id; the resource will be shared with the service account associated with that key. You must have admin access to the resource to share it.
+         */
+        post: operations["share_resource_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/resources/{resource_id}/unshare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unshare Workspace Resource
+         * @description Removes any existing role on a workspace resource from a user, group, or workspace (service account) API key. To target a user or service account, pass only the user email; the user must be in your workspace. To target a group, pass only the group id. To target a workspace (service account) API key, pass the api key id; the resource will be unshared from the service account associated with that key. You must have admin access to the resource to unshare it. You cannot remove permissions from the user who created the resource.
+         */
+        post: operations["unshare_resource_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/can-access-workspace-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Can the caller open workspace settings
+         * @description Whether the caller may open the workspace settings screens (members, groups, security…): true for workspace admins. The web app asks after sign-in (spec §6). A key needs `workspace_read`.
+         */
+        get: operations["timbre_can_access_workspace_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/is-admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the caller a workspace admin
+         * @description Whether the caller is an admin of the workspace the request works in (spec §6). A key needs `workspace_read`.
+         */
+        get: operations["timbre_is_workspace_admin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace/update-workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the workspace's training opt-out
+         * @description Sets whether the workspace's content may be used for training, and records when. Only workspace admins may (spec §5); others get `forbidden` with "Only workspace admins can change this setting.". A key needs `workspace_write`.
+         */
+        put: operations["timbre_update_workspace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -851,6 +2064,14 @@ export interface components {
         APIKeyList: {
             api_keys: components["schemas"]["APIKey"][];
         };
+        /**
+         * AccountChangeActivityId
+         * @description OCSF Activity IDs for Account Change [3001] events.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/classes/account_change
+         * @enum {integer}
+         */
+        AccountChangeActivityId: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 99;
         /** ActionCodeRequest */
         ActionCodeRequest: {
             /**
@@ -858,6 +2079,59 @@ export interface components {
              * @example k3J9x0QwZr7TfY2mLp8sVb4nHc6dXe1a
              */
             code: string;
+        };
+        /**
+         * ActorModel
+         * @description OCSF Actor object - describes the entity that performed the action.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/actor
+         */
+        ActorModel: {
+            /** @description User who performed the action */
+            user: components["schemas"]["UserModel"];
+            /**
+             * App Name
+             * @description Client application or service name
+             */
+            app_name?: string | null;
+            /**
+             * App Uid
+             * @description Client application unique identifier
+             */
+            app_uid?: string | null;
+            /**
+             * Session
+             * @description Session information
+             */
+            session?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
+         * AddWorkspaceGroupMemberResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        AddWorkspaceGroupMemberResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace group member addition request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * AddWorkspaceInviteResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        AddWorkspaceInviteResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace invite request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
         };
         /**
          * AudioWithTimestampsResponseModel
@@ -923,10 +2197,48 @@ export interface components {
             normalized_alignment?: components["schemas"]["CharacterAlignmentResponseModel"] | null;
         };
         /**
+         * AuthenticationActivityId
+         * @description OCSF Activity IDs for Authentication [3002] events.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/classes/authentication
+         * @enum {integer}
+         */
+        AuthenticationActivityId: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 99;
+        /**
          * BillingPeriod
          * @enum {string}
          */
         BillingPeriod: "monthly_period" | "3_month_period" | "6_month_period" | "annual_period";
+        /** Body_Add_member_to_user_group_v1_workspace_groups__group_id__members_post */
+        Body_Add_member_to_user_group_v1_workspace_groups__group_id__members_post: {
+            /**
+             * Email
+             * @description The email of the target workspace member.
+             */
+            email: string;
+        };
+        /** Body_Create_workspace_webhook_v1_workspace_webhooks_post */
+        Body_Create_workspace_webhook_v1_workspace_webhooks_post: {
+            /** @description Webhook settings object containing auth_type and corresponding configuration */
+            settings: components["schemas"]["WebhookHMACSettings"];
+        };
+        /** Body_Delete_existing_invitation_v1_workspace_invites_delete */
+        Body_Delete_existing_invitation_v1_workspace_invites_delete: {
+            /**
+             * Email
+             * @description The email of the customer
+             * @example john.doe@testmail.com
+             */
+            email: string;
+        };
+        /** Body_Delete_member_from_user_group_v1_workspace_groups__group_id__members_remove_post */
+        Body_Delete_member_from_user_group_v1_workspace_groups__group_id__members_remove_post: {
+            /**
+             * Email
+             * @description The email of the target workspace member.
+             */
+            email: string;
+        };
         /** Body_Download_history_items_v1_history_download_post */
         Body_Download_history_items_v1_history_download_post: {
             /**
@@ -939,6 +2251,253 @@ export interface components {
              * @description Output format to transcode the audio file, can be wav or default.
              */
             output_format?: string | null;
+        };
+        /** Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post */
+        Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post: {
+            /**
+             * Emails
+             * @description The email of the customer
+             * @example john.doe@testmail.com
+             */
+            emails: string[];
+            /**
+             * @description The seat type of the user
+             * @example workspace_member
+             * @example workspace_admin
+             */
+            seat_type?: components["schemas"]["SeatType"] | null;
+            /**
+             * Group Ids
+             * @description The group ids of the user
+             * @example [
+             *       "group_id_1",
+             *       "group_id_2"
+             *     ]
+             */
+            group_ids?: string[] | null;
+            /**
+             * Usage Limit
+             * @description Monthly credit usage limit for the invitee. Omit or set to null for no custom cap.
+             * @example 5000
+             */
+            usage_limit?: number | null;
+        };
+        /** Body_Invite_user_v1_workspace_invites_add_post */
+        Body_Invite_user_v1_workspace_invites_add_post: {
+            /**
+             * Email
+             * @description The email of the customer
+             * @example john.doe@testmail.com
+             */
+            email: string;
+            /**
+             * Workspace Permission
+             * @deprecated
+             * @description The workspace permission of the user. This is deprecated, use `seat_type` instead.
+             * @example workspace_member
+             * @example workspace_admin
+             */
+            workspace_permission?: string | null;
+            /**
+             * @description The seat type of the user
+             * @example workspace_member
+             * @example workspace_admin
+             */
+            seat_type?: components["schemas"]["SeatType"] | null;
+            /**
+             * Group Ids
+             * @description The group ids of the user
+             * @example [
+             *       "group_id_1",
+             *       "group_id_2"
+             *     ]
+             */
+            group_ids?: string[] | null;
+            /**
+             * Usage Limit
+             * @description Monthly credit usage limit for the invitee. Omit or set to null for no custom cap.
+             * @example 5000
+             */
+            usage_limit?: number | null;
+        };
+        /** Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post */
+        Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post: {
+            /**
+             * Role
+             * @description Role to grant to the target: one of 'admin', 'editor', 'commenter', or 'viewer'.
+             * @enum {string}
+             */
+            role: "admin" | "editor" | "commenter" | "viewer";
+            /** @description Resource type of the target resource. */
+            resource_type: components["schemas"]["WorkspaceResourceType"];
+            /**
+             * User Email
+             * @description The email of the user or service account.
+             */
+            user_email?: string | null;
+            /**
+             * Group Id
+             * @description The ID of the target group. Use 'default' to set the resource's baseline role — every workspace member receives this role unless they hold a higher one through a direct user grant, group membership, or workspace (service account) API key.
+             */
+            group_id?: string | null;
+            /**
+             * Workspace Api Key Id
+             * @description The ID of the target workspace (service account) API key. This is not the API key string itself that you pass in the header for authentication — it is the key's ID, which workspace admins can find under Developers → Service Accounts.
+             */
+            workspace_api_key_id?: string | null;
+        };
+        /** Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post */
+        Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post: {
+            /** @description Resource type of the target resource. */
+            resource_type: components["schemas"]["WorkspaceResourceType"];
+            /**
+             * User Email
+             * @description The email of the user or service account.
+             */
+            user_email?: string | null;
+            /**
+             * Group Id
+             * @description The ID of the target group. Use 'default' to set the resource's baseline role — every workspace member receives this role unless they hold a higher one through a direct user grant, group membership, or workspace (service account) API key.
+             */
+            group_id?: string | null;
+            /**
+             * Workspace Api Key Id
+             * @description The ID of the target workspace (service account) API key. This is not the API key string itself that you pass in the header for authentication — it is the key's ID, which workspace admins can find under Developers → Service Accounts.
+             */
+            workspace_api_key_id?: string | null;
+        };
+        /** Body_Update_member_v1_workspace_members_post */
+        Body_Update_member_v1_workspace_members_post: {
+            /**
+             * Email
+             * @description Email of the target user.
+             */
+            email: string;
+            /**
+             * Is Locked
+             * @description Whether to lock or unlock the user account.
+             */
+            is_locked?: boolean | null;
+            /**
+             * @deprecated
+             * @description The workspace role of the user. This is deprecated, use `workspace_seat_type` instead.
+             * @example workspace_admin
+             * @example workspace_member
+             */
+            workspace_role?: components["schemas"]["SeatType"] | null;
+            /** @description The workspace seat type */
+            workspace_seat_type?: components["schemas"]["SeatType"] | null;
+        };
+        /** Body_Update_workspace_webhook_v1_workspace_webhooks__webhook_id__patch */
+        Body_Update_workspace_webhook_v1_workspace_webhooks__webhook_id__patch: {
+            /**
+             * Is Disabled
+             * @description Whether to disable or enable the webhook
+             * @example true
+             */
+            is_disabled: boolean;
+            /**
+             * Name
+             * @description The display name of the webhook (used for display purposes only).
+             * @example My Callback Webhook
+             */
+            name: string;
+            /**
+             * Retry Enabled
+             * @description Whether to enable automatic retries for transient failures (5xx, 429, timeout)
+             * @example true
+             */
+            retry_enabled?: boolean | null;
+            /**
+             * Request Headers
+             * @description A list of request headers to include with the webhook delivery (optional)
+             */
+            request_headers?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Events
+             * @description The complete set of workspace-level events this webhook should be subscribed to. The webhook is added to the events in the list and removed from any not in the list. Omit to leave the current event subscriptions unchanged.
+             * @example [
+             *       "voice_library_removal_notice",
+             *       "speech_to_text"
+             *     ]
+             */
+            events?: components["schemas"]["WorkspaceWebhookEventType"][] | null;
+        };
+        /** Body_create_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys_post */
+        Body_create_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys_post: {
+            /** Name */
+            name: string;
+            /**
+             * Permissions
+             * @description The permissions of the XI API.
+             */
+            permissions: components["schemas"]["PermissionType"][] | "all";
+            /**
+             * Character Limit
+             * @description The character limit of the XI API key. If provided this will limit the usage of this api key to n characters per month where n is the chosen value. Requests that incur charges will fail after reaching this monthly limit.
+             */
+            character_limit?: number | null;
+            /**
+             * Allowed Ips
+             * @description List of IP addresses or CIDR ranges allowed to use this API key. Each entry may be a CIDR range (e.g. '10.0.0.0/24') or a bare IP address (normalized to /32 or /128). On create, omit or pass null to allow all IPs. On update, omit to leave the allowlist unchanged, or pass "clear" to remove it.
+             */
+            allowed_ips?: string[] | null;
+            /**
+             * Third Party Disable Allowed
+             * @description Whether the holder of this key may disable it via the self-disable endpoint. On create, omit or pass null to use the workspace's default (enabled for non-Enterprise plans, disabled for Enterprise plans). On update, omit to leave it unchanged, or pass "clear" to reset it to the workspace default. Only honored for workspaces with self-disable access enabled.
+             */
+            third_party_disable_allowed?: boolean | null;
+        };
+        /** Body_create_service_account_v1_service_accounts_post */
+        Body_create_service_account_v1_service_accounts_post: {
+            /** Name */
+            name: string;
+            /**
+             * Default Sharing Groups
+             * @description List of groups with their permission levels to share with by default. Each entry should specify a group_id and a permission_level (admin, editor, or viewer).
+             */
+            default_sharing_groups?: components["schemas"]["DefaultSharingGroupConfig"][] | null;
+        };
+        /** Body_edit_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys__api_key_id__patch */
+        Body_edit_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys__api_key_id__patch: {
+            /**
+             * Is Enabled
+             * @description Whether to enable or disable the API key.
+             * @default no_update
+             */
+            is_enabled?: boolean | "no_update";
+            /**
+             * Name
+             * @description The name of the XI API key to use (used for identification purposes only).
+             * @example Sneaky Fox
+             */
+            name?: string | null;
+            /**
+             * Permissions
+             * @description The permissions of the XI API.
+             * @default no_update
+             */
+            permissions?: components["schemas"]["PermissionType"][] | ("all" | "no_update");
+            /**
+             * Character Limit
+             * @description The character limit of the XI API key. If provided this will limit the usage of this api key to n characters per month where n is the chosen value. Requests that incur charges will fail after reaching this monthly limit.
+             * @default no_update
+             */
+            character_limit?: number | ("clear" | "no_update") | null;
+            /**
+             * Allowed Ips
+             * @description List of IP addresses or CIDR ranges allowed to use this API key. Each entry may be a CIDR range (e.g. '10.0.0.0/24') or a bare IP address (normalized to /32 or /128). On create, omit or pass null to allow all IPs. On update, omit to leave the allowlist unchanged, or pass "clear" to remove it.
+             * @default no_update
+             */
+            allowed_ips?: string[] | ("clear" | "no_update");
+            /**
+             * Third Party Disable Allowed
+             * @description Whether the holder of this key may disable it via the self-disable endpoint. On create, omit or pass null to use the workspace's default (enabled for non-Enterprise plans, disabled for Enterprise plans). On update, omit to leave it unchanged, or pass "clear" to reset it to the workspace default. Only honored for workspaces with self-disable access enabled.
+             * @default no_update
+             */
+            third_party_disable_allowed?: boolean | ("clear" | "no_update");
         };
         /** Body_text_to_speech_full */
         Body_text_to_speech_full: {
@@ -953,7 +2512,7 @@ export interface components {
              * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
              * @default eleven_multilingual_v2
              */
-            model_id: string;
+            model_id?: string;
             /**
              * Language Code
              * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
@@ -1017,7 +2576,7 @@ export interface components {
              * @default false
              * @example true
              */
-            use_pvc_as_ivc: boolean;
+            use_pvc_as_ivc?: boolean;
             /**
              * Apply Text Normalization
              * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
@@ -1025,14 +2584,14 @@ export interface components {
              * @example true
              * @enum {string}
              */
-            apply_text_normalization: "auto" | "on" | "off";
+            apply_text_normalization?: "auto" | "on" | "off";
             /**
              * Apply Language Text Normalization
              * @description This parameter controls language text normalization. This helps with proper pronunciation of text in some supported languages. WARNING: This parameter can heavily increase the latency of the request. Currently only supported for Japanese.
              * @default false
              * @example true
              */
-            apply_language_text_normalization: boolean;
+            apply_language_text_normalization?: boolean;
         };
         /** Body_text_to_speech_full_with_timestamps */
         Body_text_to_speech_full_with_timestamps: {
@@ -1047,7 +2606,7 @@ export interface components {
              * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
              * @default eleven_multilingual_v2
              */
-            model_id: string;
+            model_id?: string;
             /**
              * Language Code
              * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
@@ -1111,7 +2670,7 @@ export interface components {
              * @default false
              * @example true
              */
-            use_pvc_as_ivc: boolean;
+            use_pvc_as_ivc?: boolean;
             /**
              * Apply Text Normalization
              * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
@@ -1119,14 +2678,14 @@ export interface components {
              * @example true
              * @enum {string}
              */
-            apply_text_normalization: "auto" | "on" | "off";
+            apply_text_normalization?: "auto" | "on" | "off";
             /**
              * Apply Language Text Normalization
              * @description This parameter controls language text normalization. This helps with proper pronunciation of text in some supported languages. WARNING: This parameter can heavily increase the latency of the request. Currently only supported for Japanese.
              * @default false
              * @example true
              */
-            apply_language_text_normalization: boolean;
+            apply_language_text_normalization?: boolean;
         };
         /** Body_text_to_speech_stream */
         Body_text_to_speech_stream: {
@@ -1141,7 +2700,7 @@ export interface components {
              * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
              * @default eleven_multilingual_v2
              */
-            model_id: string;
+            model_id?: string;
             /**
              * Language Code
              * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
@@ -1205,7 +2764,7 @@ export interface components {
              * @default false
              * @example true
              */
-            use_pvc_as_ivc: boolean;
+            use_pvc_as_ivc?: boolean;
             /**
              * Apply Text Normalization
              * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
@@ -1213,14 +2772,14 @@ export interface components {
              * @example true
              * @enum {string}
              */
-            apply_text_normalization: "auto" | "on" | "off";
+            apply_text_normalization?: "auto" | "on" | "off";
             /**
              * Apply Language Text Normalization
              * @description This parameter controls language text normalization. This helps with proper pronunciation of text in some supported languages. WARNING: This parameter can heavily increase the latency of the request. Currently only supported for Japanese.
              * @default false
              * @example true
              */
-            apply_language_text_normalization: boolean;
+            apply_language_text_normalization?: boolean;
         };
         /** Body_text_to_speech_stream_with_timestamps */
         Body_text_to_speech_stream_with_timestamps: {
@@ -1235,7 +2794,7 @@ export interface components {
              * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
              * @default eleven_multilingual_v2
              */
-            model_id: string;
+            model_id?: string;
             /**
              * Language Code
              * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
@@ -1299,7 +2858,7 @@ export interface components {
              * @default false
              * @example true
              */
-            use_pvc_as_ivc: boolean;
+            use_pvc_as_ivc?: boolean;
             /**
              * Apply Text Normalization
              * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
@@ -1307,14 +2866,18 @@ export interface components {
              * @example true
              * @enum {string}
              */
-            apply_text_normalization: "auto" | "on" | "off";
+            apply_text_normalization?: "auto" | "on" | "off";
             /**
              * Apply Language Text Normalization
              * @description This parameter controls language text normalization. This helps with proper pronunciation of text in some supported languages. WARNING: This parameter can heavily increase the latency of the request. Currently only supported for Japanese.
              * @default false
              * @example true
              */
-            apply_language_text_normalization: boolean;
+            apply_language_text_normalization?: boolean;
+        };
+        /** CanAccessWorkspaceSettings */
+        CanAccessWorkspaceSettings: {
+            can_access_workspace_settings: boolean;
         };
         /** CharacterAlignmentResponseModel */
         CharacterAlignmentResponseModel: {
@@ -1355,6 +2918,31 @@ export interface components {
          * @enum {string}
          */
         Currency: "usd" | "eur" | "inr" | "pln";
+        /** DefaultSharingGroupConfig */
+        DefaultSharingGroupConfig: {
+            /**
+             * Group Id
+             * @description The ID of the group to share with
+             */
+            group_id: string;
+            /**
+             * Permission Level
+             * @description The permission level to grant to the group
+             * @enum {string}
+             */
+            permission_level: "admin" | "editor" | "viewer";
+        };
+        /** DefaultSharingGroupResponseModel */
+        DefaultSharingGroupResponseModel: {
+            /** @description The group to share with by default */
+            group: components["schemas"]["WorkspaceGroupResponseModel"];
+            /**
+             * Permission Level
+             * @description The permission level to grant to the group
+             * @enum {string}
+             */
+            permission_level: "admin" | "editor" | "viewer";
+        };
         /**
          * DeleteHistoryItemResponse
          * @example {
@@ -1367,6 +2955,69 @@ export interface components {
              * @description The status of the deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with http code 500 will be returned.
              */
             status: string;
+        };
+        /**
+         * DeleteWorkspaceGroupMemberResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        DeleteWorkspaceGroupMemberResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace group member deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * DeleteWorkspaceInviteResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        DeleteWorkspaceInviteResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace invite deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * DeleteWorkspaceWebhookResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        DeleteWorkspaceWebhookResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace webhook deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * DeviceModel
+         * @description Device information.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/device
+         */
+        DeviceModel: {
+            /**
+             * Ip
+             * @description IP address
+             */
+            ip?: string | null;
+            /**
+             * Hostname
+             * @description Device hostname
+             */
+            hostname?: string | null;
+            /**
+             * Type Id
+             * @description Device type ID (99 = Unknown)
+             * @default 99
+             */
+            type_id?: number;
         };
         /** DialogueInputResponseModel */
         DialogueInputResponseModel: {
@@ -1399,6 +3050,38 @@ export interface components {
              */
             discount_amount_off?: number | null;
         };
+        /** EditAPIKeyRequest */
+        EditAPIKeyRequest: {
+            /** @description The key to edit, as listed by GET /v1/user/api-keys. */
+            key_id: string;
+            /** @description A new name; null or absent keeps it. */
+            name?: string | null;
+            /**
+             * @description The API permissions the key holds, or `all` (every permission, also future ones).
+             * @default no_update
+             */
+            permissions?: ("text_to_speech" | "speech_to_speech" | "speech_to_text" | "models_read" | "models_write" | "voices_read" | "voices_write" | "speech_history_read" | "speech_history_write" | "sound_generation" | "audio_isolation" | "voice_generation" | "dubbing_read" | "dubbing_write" | "pronunciation_dictionaries_read" | "pronunciation_dictionaries_write" | "user_read" | "user_write" | "projects_read" | "projects_write" | "audio_native_read" | "audio_native_write" | "workspace_read" | "workspace_write" | "forced_alignment" | "convai_read" | "convai_write" | "music_generation" | "image_video_generation" | "flows" | "templates" | "add_voice_from_voice_library" | "create_instant_voice_clone" | "create_professional_voice_clone" | "publish_voice_to_voice_library" | "share_voice_externally" | "create_user_api_key" | "workspace_analytics_full_read" | "webhooks_write" | "service_account_write" | "group_members_manage" | "workspace_members_read" | "workspace_members_invite" | "workspace_members_remove" | "terms_of_service_accept" | "audit_log_read" | "conversation_privacy_manage" | "copy_resources_cross_workspace" | "synthid_detector")[] | ("all" | "no_update");
+            /**
+             * @description Most credits the key may spend per billing period of the workspace; `clear` or null removes the cap.
+             * @default no_update
+             */
+            character_limit?: number | ("clear" | "no_update") | null;
+            /**
+             * @description false disables the key (requests with it get 401 `api_key_disabled`); true enables it again.
+             * @default no_update
+             */
+            is_enabled?: boolean | "no_update";
+            /**
+             * @description Whether the key's holder may disable it with POST /v1/workspaces/api-keys/disable; `clear` returns to the default (allowed).
+             * @default no_update
+             */
+            third_party_disable_allowed?: boolean | ("clear" | "no_update");
+            /**
+             * @description IP allowlists are not supported: lists are refused with 422.
+             * @default no_update
+             */
+            allowed_ips?: "clear" | "no_update";
+        };
         /**
          * EditVoiceSettingsResponseModel
          * @example {
@@ -1411,6 +3094,26 @@ export interface components {
              * @description The status of the voice settings edit request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
              */
             status: string;
+        };
+        /** EditedAPIKey */
+        EditedAPIKey: {
+            key_id: string;
+            name: string;
+            /** @description The start and end of the secret. */
+            hint: string;
+            /** @description The same as hint. */
+            key_preview: string;
+            created_at_unix: number;
+            last_used_unix?: number | null;
+            is_disabled: boolean;
+            disable_reason?: ("trial_ended" | "subscription_downgrade" | "exposed_publicly" | "self_disabled") | null;
+            /** @description null when the key holds every permission (`all`). */
+            permissions: ("text_to_speech" | "speech_to_speech" | "speech_to_text" | "models_read" | "models_write" | "voices_read" | "voices_write" | "speech_history_read" | "speech_history_write" | "sound_generation" | "audio_isolation" | "voice_generation" | "dubbing_read" | "dubbing_write" | "pronunciation_dictionaries_read" | "pronunciation_dictionaries_write" | "user_read" | "user_write" | "projects_read" | "projects_write" | "audio_native_read" | "audio_native_write" | "workspace_read" | "workspace_write" | "forced_alignment" | "convai_read" | "convai_write" | "music_generation" | "image_video_generation" | "flows" | "templates" | "add_voice_from_voice_library" | "create_instant_voice_clone" | "create_professional_voice_clone" | "publish_voice_to_voice_library" | "share_voice_externally" | "create_user_api_key" | "workspace_analytics_full_read" | "webhooks_write" | "service_account_write" | "group_members_manage" | "workspace_members_read" | "workspace_members_invite" | "workspace_members_remove" | "terms_of_service_accept" | "audit_log_read" | "conversation_privacy_manage" | "copy_resources_cross_workspace" | "synthid_detector")[] | null;
+            character_limit: number | null;
+            /** @description Credits the key spent in the workspace's current billing period. */
+            character_count: number;
+            allowed_ips?: null;
+            third_party_disable_allowed?: boolean | null;
         };
         /** EmailRequest */
         EmailRequest: {
@@ -1425,6 +3128,14 @@ export interface components {
             /** @description The email of the account the code belongs to. */
             email: string;
         };
+        /**
+         * EntityManagementActivityId
+         * @description OCSF Activity IDs for Entity Management [3004] events.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/classes/entity_management
+         * @enum {integer}
+         */
+        EntityManagementActivityId: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 99;
         /** ErrorDetail */
         ErrorDetail: {
             /**
@@ -1635,13 +3346,13 @@ export interface components {
              * @description True if any workspace owned by this user's auth account has redeemed the starter first-month discount coupon.
              * @default false
              */
-            has_used_starter_coupon_on_account: boolean;
+            has_used_starter_coupon_on_account?: boolean;
             /**
              * Has Used Creator Coupon On Account
              * @description True if any workspace owned by this user's auth account has redeemed the creator first-month discount coupon.
              * @default false
              */
-            has_used_creator_coupon_on_account: boolean;
+            has_used_creator_coupon_on_account?: boolean;
         };
         /**
          * FineTuningResponseModel
@@ -1957,6 +3668,14 @@ export interface components {
              */
             next_page_token?: string | null;
         };
+        /**
+         * GroupManagementActivityId
+         * @description OCSF Activity IDs for Group Management [3006] events.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/classes/group_management
+         * @enum {integer}
+         */
+        GroupManagementActivityId: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 99;
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
@@ -2002,27 +3721,52 @@ export interface components {
              * @description The emotion was off.
              * @default false
              */
-            emotions: boolean;
+            emotions?: boolean;
             /**
              * @description The voice did not sound like itself.
              * @default false
              */
-            inaccurate_clone: boolean;
+            inaccurate_clone?: boolean;
             /**
              * @description There were glitches.
              * @default false
              */
-            glitches: boolean;
+            glitches?: boolean;
             /**
              * @description The audio quality was poor.
              * @default false
              */
-            audio_quality: boolean;
+            audio_quality?: boolean;
             /**
              * @description Something else was wrong.
              * @default false
              */
-            other: boolean;
+            other?: boolean;
+        };
+        /**
+         * HttpRequestModel
+         * @description HTTP request details.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/http_request
+         */
+        HttpRequestModel: {
+            /**
+             * Http Method
+             * @description HTTP method (GET, POST, etc.)
+             */
+            http_method: string;
+            /** @description Request URL object */
+            url: components["schemas"]["UrlModel"];
+            /**
+             * User Agent
+             * @description User agent string
+             */
+            user_agent?: string | null;
+            /**
+             * X Forwarded For
+             * @description X-Forwarded-For header as a list
+             */
+            x_forwarded_for?: string[] | null;
         };
         /**
          * InvoiceResponseModel
@@ -2090,6 +3834,10 @@ export interface components {
              */
             payment_intent_statusses: ("canceled" | "processing" | "requires_action" | "requires_capture" | "requires_confirmation" | "requires_payment_method" | "succeeded")[];
         };
+        /** IsWorkspaceAdmin */
+        IsWorkspaceAdmin: {
+            is_admin: boolean;
+        };
         /**
          * LanguageResponseModel
          * @example {
@@ -2109,6 +3857,11 @@ export interface components {
              */
             name: string;
         };
+        /**
+         * LockReason
+         * @enum {string}
+         */
+        LockReason: "trial_ended" | "subscription_downgrade" | "exposed_publicly" | "self_disabled";
         /** MailboxMessage */
         MailboxMessage: {
             id: string;
@@ -2214,7 +3967,7 @@ export interface components {
              * @description Discount multiplier applied to cost estimates. Defaults to 1.0 (no discount).
              * @default 1
              */
-            cost_discount_multiplier: number;
+            cost_discount_multiplier?: number;
         };
         /**
          * ModelResponseModel
@@ -2337,7 +4090,7 @@ export interface components {
              * @default tts-1
              * @example tts-1
              */
-            model: string;
+            model?: string;
             /**
              * @description The text to speak.
              * @example Hello from Timbre.
@@ -2353,14 +4106,27 @@ export interface components {
              * @default mp3
              * @enum {string}
              */
-            response_format: "mp3" | "opus" | "wav" | "pcm";
+            response_format?: "mp3" | "opus" | "wav" | "pcm";
             /**
              * @description Speaking speed. Accepted from 0.25 to 4; the engines apply 0.5 to 2.
              * @default 1
              */
-            speed: number;
+            speed?: number;
             /** @description Accepted for compatibility and ignored. */
             instructions?: string;
+        };
+        /**
+         * PatchWorkspaceWebhookResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        PatchWorkspaceWebhookResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace webhook patch request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
         };
         /** PendingCancellationResponseModel */
         PendingCancellationResponseModel: {
@@ -2369,7 +4135,7 @@ export interface components {
              * @default cancellation
              * @constant
              */
-            kind: "cancellation";
+            kind?: "cancellation";
             /**
              * Timestamp Seconds
              * @description The timestamp of the cancellation.
@@ -2383,7 +4149,7 @@ export interface components {
              * @default change
              * @constant
              */
-            kind: "change";
+            kind?: "change";
             /**
              * Next Tier
              * @description The tier to change to.
@@ -2398,6 +4164,11 @@ export interface components {
              */
             timestamp_seconds: number;
         };
+        /**
+         * PermissionType
+         * @enum {string}
+         */
+        PermissionType: "text_to_speech" | "speech_to_speech" | "speech_to_text" | "models_read" | "models_write" | "voices_read" | "voices_write" | "speech_history_read" | "speech_history_write" | "sound_generation" | "audio_isolation" | "voice_generation" | "dubbing_read" | "dubbing_write" | "pronunciation_dictionaries_read" | "pronunciation_dictionaries_write" | "user_read" | "user_write" | "projects_read" | "projects_write" | "audio_native_read" | "audio_native_write" | "workspace_read" | "workspace_write" | "forced_alignment" | "convai_read" | "convai_write" | "music_generation" | "image_video_generation" | "flows" | "templates" | "add_voice_from_voice_library" | "create_instant_voice_clone" | "create_professional_voice_clone" | "publish_voice_to_voice_library" | "share_voice_externally" | "create_user_api_key" | "workspace_analytics_full_read" | "webhooks_write" | "service_account_write" | "group_members_manage" | "workspace_members_read" | "workspace_members_invite" | "workspace_members_remove" | "terms_of_service_accept" | "audit_log_read" | "conversation_privacy_manage" | "copy_resources_cross_workspace" | "synthid_detector";
         /**
          * Price
          * @description Currency/amount pair.
@@ -2492,6 +4263,169 @@ export interface components {
             password: string;
         };
         /**
+         * ResourceMetadataResponseModel
+         * @example {
+         *       "anonymous_access_level_override": "viewer",
+         *       "creator_user_id": "5zavrE1kZXv2lFw9BKgEkf0B5Wqo",
+         *       "resource_id": "4ZUqyldxf71HqUbcP2Lc",
+         *       "resource_name": "My Custom Voice",
+         *       "resource_type": "voice",
+         *       "role_to_group_ids": {
+         *         "admin": [
+         *           "5zavrE1kZXv2lFw9BKgEkf0B5Wqo"
+         *         ],
+         *         "editor": [
+         *           "8ruQDGM2R4w1mFbHI5aROCUjIpJZ"
+         *         ],
+         *         "role_01jd7yq2k8f0abcd1234wxyz": [
+         *           "9mQrTx4vNb2wKpLs6ZyE1cHgUdFa"
+         *         ],
+         *         "viewer": []
+         *       },
+         *       "share_options": [
+         *         {
+         *           "id": "i2YYI6huwBmcgYydAXARmQJc3pmX",
+         *           "name": "user@example.com",
+         *           "type": "user"
+         *         },
+         *         {
+         *           "id": "x1AfvYKAmiqxCnbvZeNXHqqthJaC",
+         *           "name": "mygroup",
+         *           "type": "group"
+         *         }
+         *       ]
+         *     }
+         */
+        ResourceMetadataResponseModel: {
+            /**
+             * Resource Id
+             * @description The ID of the resource.
+             */
+            resource_id: string;
+            /**
+             * Resource Name
+             * @description The name of the resource, if available.
+             */
+            resource_name: string | null;
+            /** @description The type of the resource. */
+            resource_type: components["schemas"]["WorkspaceResourceType"];
+            /**
+             * Creator User Id
+             * @description The ID of the user who created the resource.
+             */
+            creator_user_id: string | null;
+            /**
+             * Anonymous Access Level Override
+             * @description The access level for anonymous users. If None, the resource is not shared publicly.
+             */
+            anonymous_access_level_override: ("admin" | "editor" | "commenter" | "viewer") | null;
+            /**
+             * Role To Group Ids
+             * @description A mapping of grant slots to group IDs. Keys are the preset access roles plus workspace custom-role ids ('role_...'). When the resource is shared with a user, the group id is the user's id.
+             */
+            role_to_group_ids: {
+                [key: string]: string[];
+            };
+            /**
+             * Share Options
+             * @description List of options for sharing the resource further in the workspace. These are users who don't have access to the resource yet.
+             */
+            share_options: components["schemas"]["ShareOptionResponseModel"][];
+        };
+        SSOFindProviderResponse: {
+            provider_id: string;
+            /** @enum {string} */
+            provider_type: "oidc" | "saml";
+            workspace_id: string;
+            name: string;
+            /** @description Relative URL to navigate the browser to. */
+            sso_start_url: string;
+        };
+        SSOProvider: {
+            provider_id: string;
+            workspace_id: string;
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            name: string;
+            enabled: boolean;
+            /** @description Lower-case email domains the provider signs in. A domain belongs to one provider across all workspaces. */
+            domains: string[];
+            /** @description OIDC: the issuer URL. */
+            issuer?: string;
+            /** @description OIDC: Timbre's client id at the provider. */
+            client_id?: string;
+            /** @description OIDC: scopes requested besides openid (empty = email profile). */
+            scopes?: string;
+            /** @description OIDC: a client secret is stored (it is never returned). */
+            has_client_secret?: boolean;
+            /** @description SAML: the IdP's entity id. */
+            identity_provider_entity_id?: string;
+            /** @description SAML: the IdP's HTTP-Redirect SSO URL. */
+            sso_url?: string;
+            /** @description SAML: the IdP's signing certificate, PEM. */
+            certificate?: string;
+            created_at_unix: number;
+            updated_at_unix: number;
+        };
+        SSOProviderCreateRequest: {
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            name: string;
+            /** @default true */
+            enabled?: boolean;
+            /** @description Lower-case email domains the provider signs in. A domain belongs to one provider across all workspaces. */
+            domains: string[];
+            /** @description OIDC, required: https issuer URL (compared byte for byte with the discovery document's). */
+            issuer?: string;
+            /** @description OIDC, required. */
+            client_id?: string;
+            /** @description OIDC, required; write-only. */
+            client_secret?: string;
+            /** @description OIDC, optional: space-separated scopes besides openid. */
+            scopes?: string;
+            /** @description SAML: the IdP's metadata; replaces the three fields below. */
+            metadata_xml?: string;
+            /** @description SAML, required without metadata_xml. */
+            identity_provider_entity_id?: string;
+            /** @description SAML, required without metadata_xml: https URL. */
+            sso_url?: string;
+            /** @description SAML, required without metadata_xml: PEM or base64 DER. */
+            certificate?: string;
+        };
+        SSOProviderList: {
+            identity_providers: components["schemas"]["SSOProvider"][];
+        };
+        /** @description Any subset of the create fields except `type`. */
+        SSOProviderUpdateRequest: {
+            name?: string;
+            enabled?: boolean;
+            domains?: string[];
+            issuer?: string;
+            client_id?: string;
+            client_secret?: string;
+            scopes?: string;
+            metadata_xml?: string;
+            identity_provider_entity_id?: string;
+            sso_url?: string;
+            certificate?: string;
+        };
+        SSOSettings: {
+            user_auto_provisioning: {
+                enabled: boolean;
+                enabled_at_unix: number | null;
+                enabled_by_user_email: string | null;
+            };
+            service_provider: {
+                oidc_redirect_uri: string;
+                saml_entity_id: string;
+                saml_acs_url: string;
+                saml_metadata_url: string;
+            };
+        };
+        SSOSettingsUpdateRequest: {
+            user_auto_provisioning_enabled: boolean;
+        };
+        /**
          * SampleResponseModel
          * @example {
          *       "file_name": "sample.mp3",
@@ -2541,12 +4475,176 @@ export interface components {
             /** Trim End */
             trim_end?: number | null;
         };
+        /** ScimGroupResponseModel */
+        ScimGroupResponseModel: {
+            /** Scim External Id */
+            scim_external_id: string | null;
+            /** Display Name */
+            display_name: string;
+            /** Created At Unix */
+            created_at_unix?: number | null;
+            /** Updated At Unix */
+            updated_at_unix?: number | null;
+            seat_type?: components["schemas"]["SeatType"] | null;
+        };
         /**
          * SeatType
          * @description Seat types for workspace members.
          * @enum {string}
          */
         SeatType: "workspace_admin" | "workspace_member" | "workspace_lite_member";
+        SecurityAccountDeleted: {
+            /** @example ok */
+            status: string;
+            workspaces_deleted: number;
+            workspaces_left: number;
+        };
+        SecurityBackupCodes: {
+            totp_enabled?: boolean;
+            /**
+             * @description 10 single-use codes, shown only now.
+             * @example [
+             *       "k7m2p-x9q4r",
+             *       "a3b4c-d5e6f"
+             *     ]
+             */
+            backup_codes: string[];
+        };
+        SecurityCodeRequest: {
+            /**
+             * @description A current 6-digit TOTP code.
+             * @example 492039
+             */
+            code?: string;
+            /**
+             * @description An unused backup code (where accepted instead of `code`).
+             * @example k7m2p-x9q4r
+             */
+            backup_code?: string;
+        };
+        SecurityDeleteAccountRequest: {
+            /** @description The account's password; optional within 10 minutes of signing in. */
+            password?: string;
+        };
+        SecurityEmailActionRequest: {
+            /**
+             * @description The link's mode: verifyEmail, resetPassword, recoverEmail, optOutOfUpdates or verifySignInRequest.
+             * @example verifyEmail
+             */
+            mode: string;
+            /** @description The link's oobCode (or verificationCode). */
+            code: string;
+            /**
+             * @description The link's continueUrl.
+             * @example /app/speech-synthesis/text-to-speech
+             */
+            continue_url?: string;
+        };
+        SecurityEmailActionResult: {
+            /** @example ok */
+            status: string;
+            mode: string;
+            email?: string;
+            /** @description The dialog text to show. */
+            message?: string;
+            continue_url?: string;
+            redirect_to?: string;
+            expires_at_unix?: number;
+        };
+        SecurityEmailChangeRequest: {
+            /**
+             * @description The new address.
+             * @example mia.new@example.com
+             */
+            email: string;
+        };
+        SecurityEmailChanged: {
+            /** @example ok */
+            status: string;
+            email: string;
+            /** @example Email updated! Please refresh this page to reauthenticate. */
+            message: string;
+        };
+        SecurityMFAStatus: {
+            totp_enabled: boolean;
+            /** @description When TOTP was turned on. */
+            totp_enabled_at_unix: number | null;
+            backup_codes_remaining: number;
+            /** @description The session's workspace requires MFA. */
+            mfa_required_for_users: boolean;
+        };
+        SecurityMFAVerified: {
+            user_id: string;
+            email: string;
+            workspace_id: string;
+            /**
+             * @description Where to go: the sign-in's safe redirect, else the default page.
+             * @example /app/speech-synthesis/text-to-speech
+             */
+            redirect_to: string;
+        };
+        SecurityMFAVerifyRequest: {
+            /** @description The `mfa_token` sign-in answered. */
+            mfa_token: string;
+            /**
+             * @description A current 6-digit TOTP code.
+             * @example 492039
+             */
+            code?: string;
+            /**
+             * @description Or an unused backup code.
+             * @example k7m2p-x9q4r
+             */
+            backup_code?: string;
+        };
+        SecurityMessage: {
+            /** @example ok */
+            status: string;
+            message: string;
+        };
+        SecurityRevoked: {
+            /** @example ok */
+            status: string;
+            /** @description How many sessions ended. */
+            revoked: number;
+        };
+        SecuritySession: {
+            session_id: string;
+            workspace_id: string;
+            user_agent: string;
+            ip_address: string;
+            created_at_unix: number;
+            last_seen_unix: number;
+            expires_at_unix: number;
+            /** @description The session making this request. */
+            current: boolean;
+        };
+        SecuritySessionList: {
+            sessions: components["schemas"]["SecuritySession"][];
+        };
+        SecuritySignInRequestVerify: {
+            /** @description The code of the verifySignInRequest link. */
+            sign_in_request_verification_code: string;
+        };
+        SecuritySupportGrant: {
+            /** @example ok */
+            status: string;
+            /** @example Thank you for granting us access to your account! */
+            message: string;
+            expires_at_unix: number;
+        };
+        SecurityTOTPEnrollment: {
+            /**
+             * @description The base32 secret, for typing into an authenticator app.
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The otpauth:// URL to render as a QR code.
+             * @example otpauth://totp/Timbre:mia@example.com?algorithm=SHA1&digits=6&issuer=Timbre&period=30&secret=JBSWY3DPEHPK3PXP
+             */
+            otpauth_url: string;
+        };
         /** SessionResponse */
         SessionResponse: {
             user_id: string;
@@ -2556,6 +4654,14 @@ export interface components {
             /** @description Empty when the user has not given one. */
             first_name: string;
         };
+        /**
+         * SeverityId
+         * @description OCSF Severity levels.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/severity_id
+         * @enum {integer}
+         */
+        SeverityId: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 99;
         /** ShareLinkResponse */
         ShareLinkResponse: {
             /**
@@ -2566,6 +4672,25 @@ export interface components {
             share_link: string;
             /** @description The name the page shows: the user's first name, else the part of the email before @. */
             public_user_name: string;
+        };
+        /** ShareOptionResponseModel */
+        ShareOptionResponseModel: {
+            /**
+             * Name
+             * @description The name of the principal.
+             */
+            name: string;
+            /**
+             * Id
+             * @description The ID of the principal.
+             */
+            id: string;
+            /**
+             * Type
+             * @description The type of the principal: user, group, or service account (under 'key').
+             * @enum {string}
+             */
+            type: "user" | "group" | "key";
         };
         /** SharedHistoryItem */
         SharedHistoryItem: {
@@ -2804,6 +4929,14 @@ export interface components {
              */
             output_format?: string | null;
         };
+        /**
+         * StatusId
+         * @description OCSF Status levels.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/status_id
+         * @enum {integer}
+         */
+        StatusId: 0 | 1 | 2 | 99;
         /** StatusOK */
         StatusOK: {
             /** @enum {string} */
@@ -2993,6 +5126,108 @@ export interface components {
          */
         SubscriptionStatusType: "trialing" | "active" | "incomplete" | "past_due" | "free" | "free_disabled";
         /**
+         * UpdateWorkspaceMemberResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        UpdateWorkspaceMemberResponseModel: {
+            /**
+             * Status
+             * @description The status of the workspace member update request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * UrlModel
+         * @description OCSF URL object.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/url
+         */
+        UrlModel: {
+            /**
+             * Url String
+             * @description Full URL string
+             */
+            url_string?: string | null;
+            /**
+             * Scheme
+             * @description URL scheme (e.g., https)
+             */
+            scheme?: string | null;
+            /**
+             * Hostname
+             * @description URL hostname
+             */
+            hostname?: string | null;
+            /**
+             * Port
+             * @description URL port
+             */
+            port?: number | null;
+            /**
+             * Path
+             * @description URL path
+             */
+            path?: string | null;
+            /**
+             * Query String
+             * @description URL query string
+             */
+            query_string?: string | null;
+        };
+        /**
+         * UserAccessManagementActivityId
+         * @description OCSF Activity IDs for User Access Management [3005] events.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/classes/user_access_management
+         * @enum {integer}
+         */
+        UserAccessManagementActivityId: 0 | 1 | 2 | 99;
+        /**
+         * UserModel
+         * @description OCSF User object.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/user
+         */
+        UserModel: {
+            /**
+             * Name
+             * @description Username
+             */
+            name?: string | null;
+            /**
+             * Uid
+             * @description Unique user identifier
+             */
+            uid?: string | null;
+            /**
+             * @description Account type identifier
+             * @default 1
+             */
+            type_id?: components["schemas"]["UserTypeId"];
+            /**
+             * Type
+             * @description Account type description
+             */
+            type?: string | null;
+            /**
+             * Email Addr
+             * @description User email address
+             */
+            email_addr?: string | null;
+            /**
+             * Full Name
+             * @description Full name of the user
+             */
+            full_name?: string | null;
+            /**
+             * Domain
+             * @description User's domain
+             */
+            domain?: string | null;
+        };
+        /**
          * UserResponseModel
          * @example {
          *       "can_use_delayed_payment_methods": false,
@@ -3070,7 +5305,7 @@ export interface components {
              * @description Whether to show compliance terms (ToS, Privacy Policy, biometric consent) during onboarding. Set for users signing up from the marketing site.
              * @default false
              */
-            show_compliance_terms: boolean;
+            show_compliance_terms?: boolean;
             /**
              * First Name
              * @description First name of the user.
@@ -3081,7 +5316,7 @@ export interface components {
              * @description Whether the user's API key is hashed.
              * @default false
              */
-            is_api_key_hashed: boolean;
+            is_api_key_hashed?: boolean;
             /**
              * Xi Api Key Preview
              * @description The preview of the user's API key.
@@ -3105,6 +5340,14 @@ export interface components {
             /** @description The seat type of the user. */
             seat_type: components["schemas"]["SeatType"];
         };
+        /**
+         * UserTypeId
+         * @description OCSF User type IDs.
+         *
+         *     Spec: https://schema.ocsf.io/1.6.0/objects/user
+         * @enum {integer}
+         */
+        UserTypeId: 0 | 1 | 2 | 3 | 4 | 99;
         /**
          * UtteranceResponseModel
          * @example {
@@ -3441,13 +5684,13 @@ export interface components {
              * @description Whether the voice is legacy.
              * @default false
              */
-            is_legacy: boolean;
+            is_legacy?: boolean;
             /**
              * Is Mixed
              * @description Whether the voice is mixed.
              * @default false
              */
-            is_mixed: boolean;
+            is_mixed?: boolean;
             /**
              * Favorited At Unix
              * @description Timestamp when the voice was marked as favorite in Unix time.
@@ -3495,31 +5738,31 @@ export interface components {
              * @description Determines how stable the voice is and the randomness between each generation. Lower values introduce broader emotional range for the voice. Higher values can result in a monotonous voice with limited emotion.
              * @default 0.5
              */
-            stability: number | null;
+            stability?: number | null;
             /**
              * Use Speaker Boost
              * @description This setting boosts the similarity to the original speaker. Using this setting requires a slightly higher computational load, which in turn increases latency.
              * @default true
              */
-            use_speaker_boost: boolean | null;
+            use_speaker_boost?: boolean | null;
             /**
              * Similarity Boost
              * @description Determines how closely the AI should adhere to the original voice when attempting to replicate it.
              * @default 0.75
              */
-            similarity_boost: number | null;
+            similarity_boost?: number | null;
             /**
              * Style
              * @description Determines the style exaggeration of the voice. This setting attempts to amplify the style of the original speaker. It does consume additional computational resources and might increase latency if set to anything other than 0.
              * @default 0
              */
-            style: number | null;
+            style?: number | null;
             /**
              * Speed
              * @description Adjusts the speed of the voice. A value of 1.0 is the default speed, while values less than 1.0 slow down the speech, and values greater than 1.0 speed it up.
              * @default 1
              */
-            speed: number | null;
+            speed?: number | null;
         };
         /**
          * VoiceSharingModerationCheckResponseModel
@@ -3882,6 +6125,552 @@ export interface components {
              * @description Number of times a verification was attempted.
              */
             verification_attempts?: components["schemas"]["VerificationAttemptResponseModel"][] | null;
+        };
+        /**
+         * WebhookAuthMethodType
+         * @enum {string}
+         */
+        WebhookAuthMethodType: "hmac" | "oauth2" | "mtls";
+        WebhookDeliveriesPage: {
+            deliveries: components["schemas"]["WebhookDeliveryAttempt"][];
+            has_more: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        WebhookDeliveryAttempt: {
+            /** @description The attempt's id. */
+            id: string;
+            /** @description Shared by every attempt at delivering one event. */
+            delivery_id: string;
+            /** @enum {string} */
+            event_type: "voice_library_removal_notice" | "speech_to_text" | "agent_qa" | "flows";
+            /** @description 1 for the first try. */
+            attempt: number;
+            timestamp_unix_ms: number;
+            /** @description The endpoint's HTTP status; null when no response arrived (refused address, network error, timeout). */
+            status_code: number | null;
+            duration_ms: number;
+            error: string | null;
+            /** @description The endpoint answered 2xx. */
+            success: boolean;
+            /** @description Another attempt is scheduled. */
+            will_retry: boolean;
+        };
+        /**
+         * WebhookHMACSettings
+         * @description Settings for creating an HMAC-authenticated webhook
+         */
+        WebhookHMACSettings: {
+            /**
+             * Auth Type
+             * @description The authentication type for this webhook
+             * @constant
+             */
+            auth_type: "hmac";
+            /**
+             * Name
+             * @description The display name for this webhook
+             */
+            name: string;
+            /**
+             * Webhook Url
+             * @description The HTTPS callback URL that will be called when this webhook is triggered
+             */
+            webhook_url: string;
+            /**
+             * Request Headers
+             * @description Optional custom request headers to include with each webhook delivery
+             */
+            request_headers?: {
+                [key: string]: string;
+            } | null;
+        };
+        /**
+         * WebhookUsageType
+         * @enum {string}
+         */
+        WebhookUsageType: "ConvAI Agent Settings" | "ConvAI Settings" | "Voice Library Removal Notices" | "Speech to Text" | "Agent QA Evaluations" | "ConvAI Alerting" | "Flows" | "Dubbing";
+        /** WorkspaceApiKeyListResponseModel */
+        WorkspaceApiKeyListResponseModel: {
+            /** Api-Keys */
+            "api-keys": components["schemas"]["WorkspaceApiKeyResponseModel"][];
+        };
+        /** WorkspaceApiKeyResponseModel */
+        WorkspaceApiKeyResponseModel: {
+            /** Name */
+            name: string;
+            /** Hint */
+            hint: string;
+            /** Key Id */
+            key_id: string;
+            /** Service Account User Id */
+            service_account_user_id: string;
+            /** Created At Unix */
+            created_at_unix?: number | null;
+            /**
+             * Is Disabled
+             * @default false
+             */
+            is_disabled?: boolean;
+            /** Permissions */
+            permissions?: components["schemas"]["PermissionType"][] | null;
+            disable_reason?: components["schemas"]["LockReason"] | null;
+            /**
+             * Character Limit
+             * @description Maximum number of credits allowed in the current billing period.
+             */
+            character_limit?: number | null;
+            /**
+             * Character Count
+             * @description Credits already used in the current billing period.
+             */
+            character_count?: number | null;
+            /** Hashed Xi Api Key */
+            hashed_xi_api_key: string;
+            /** Allowed Ips */
+            allowed_ips?: string[] | null;
+            /** Third Party Disable Allowed */
+            third_party_disable_allowed?: boolean | null;
+        };
+        /**
+         * WorkspaceAuditLogEntryResponse
+         * @description Audit log entry with Firestore document ID for API responses.
+         */
+        WorkspaceAuditLogEntryResponse: {
+            /**
+             * Metadata
+             * @description Event metadata
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Time
+             * @description Event time in milliseconds since epoch
+             */
+            time?: number;
+            /**
+             * Activity Id
+             * @description Activity ID
+             */
+            activity_id: components["schemas"]["AccountChangeActivityId"] | components["schemas"]["AuthenticationActivityId"] | components["schemas"]["EntityManagementActivityId"] | components["schemas"]["UserAccessManagementActivityId"] | components["schemas"]["GroupManagementActivityId"];
+            /**
+             * Activity Name
+             * @description Activity name
+             */
+            activity_name: string;
+            /**
+             * Category Name
+             * @description Event category
+             * @default Identity & Access Management
+             */
+            category_name?: string;
+            /**
+             * Category Uid
+             * @description Category UID for IAM
+             * @default 3
+             */
+            category_uid?: number;
+            /**
+             * Class Name
+             * @description Event class name
+             * @default
+             */
+            class_name?: string;
+            /**
+             * Class Uid
+             * @description Event class UID
+             * @default 0
+             */
+            class_uid?: number;
+            /**
+             * @description Severity level
+             * @default 1
+             */
+            severity_id?: components["schemas"]["SeverityId"];
+            /** @description Status of the action */
+            status_id: components["schemas"]["StatusId"];
+            /** @description Actor performing the action */
+            actor: components["schemas"]["ActorModel"];
+            /** @description Device information */
+            device?: components["schemas"]["DeviceModel"] | null;
+            /** @description HTTP request details */
+            http_request?: components["schemas"]["HttpRequestModel"] | null;
+            /**
+             * Message
+             * @description Human-readable event description
+             */
+            message: string;
+            /**
+             * Unmapped
+             * @description Attributes not mapped to OCSF
+             */
+            unmapped?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Id
+             * @description Firestore document ID
+             */
+            id: string;
+            /**
+             * Time Dt
+             * @description Event time in human-readable RFC 3339 format, derived from 'time'.
+             */
+            readonly time_dt: string;
+            /**
+             * Type Uid
+             * @description OCSF type_uid is class_uid * 100 + activity_id.
+             */
+            readonly type_uid: number;
+            /**
+             * Type Name
+             * @description OCSF type_name combines class_name and activity_name.
+             */
+            readonly type_name: string;
+        };
+        /**
+         * WorkspaceAuditLogsPageResponse
+         * @description Paginated workspace audit log response.
+         */
+        WorkspaceAuditLogsPageResponse: {
+            /** Entries */
+            entries: components["schemas"]["WorkspaceAuditLogEntryResponse"][];
+            /** Has More */
+            has_more: boolean;
+            /** Next Cursor */
+            next_cursor: string | null;
+        };
+        /** WorkspaceCreateApiKeyResponseModel */
+        WorkspaceCreateApiKeyResponseModel: {
+            /** Xi-Api-Key */
+            "xi-api-key": string;
+            /** Key Id */
+            key_id: string;
+        };
+        /** WorkspaceCreateServiceAccountResponseModel */
+        WorkspaceCreateServiceAccountResponseModel: {
+            /** Service-Account-User-Id */
+            "service-account-user-id": string;
+        };
+        /** WorkspaceCreateWebhookResponseModel */
+        WorkspaceCreateWebhookResponseModel: {
+            /** Webhook Id */
+            webhook_id: string;
+            /** Webhook Secret */
+            webhook_secret?: string | null;
+        };
+        /**
+         * WorkspaceGroupByNameResponseModel
+         * @example {
+         *       "id": "1234567890",
+         *       "members_emails": [
+         *         "john.doe@example.com",
+         *         "jane.smith@example.com"
+         *       ],
+         *       "name": "My Workspace Group"
+         *     }
+         */
+        WorkspaceGroupByNameResponseModel: {
+            /**
+             * Name
+             * @description The name of the workspace group.
+             */
+            name: string;
+            /**
+             * Id
+             * @description The ID of the workspace group.
+             */
+            id: string;
+            /**
+             * Members Emails
+             * @description The emails of the members of the workspace group.
+             */
+            members_emails: string[];
+        };
+        /**
+         * WorkspaceGroupPermission
+         * @enum {string}
+         */
+        WorkspaceGroupPermission: "text_to_speech" | "speech_to_speech" | "speech_to_text" | "voice_lab" | "sound_effects" | "projects" | "voiceover_studio" | "dubbing" | "audio_native" | "conversational_ai" | "conversational_ai_read" | "voice_isolator" | "ai_speech_classifier" | "synthid_detector" | "add_voice_from_voice_library" | "create_instant_voice_clone" | "create_professional_voice_clone" | "create_user_api_key" | "publish_studio_project" | "music" | "image_video_generation" | "flows" | "templates" | "share_voice_externally" | "publish_voice_to_voice_library" | "view_fiat_balance" | "workspace_analytics_full_read" | "service_accounts_manage" | "webhooks_manage" | "group_members_manage" | "workspace_members_invite" | "workspace_members_remove" | "terms_of_service_accept" | "audit_log_read" | "conversation_privacy_manage" | "copy_resources_cross_workspace" | "voice_design";
+        /** WorkspaceGroupRequest */
+        WorkspaceGroupRequest: {
+            name: string;
+            permissions?: components["schemas"]["WorkspaceGroupPermission"][];
+        };
+        /** WorkspaceGroupResponseModel */
+        WorkspaceGroupResponseModel: {
+            /** Name */
+            name: string;
+            /** Id */
+            id: string;
+            /** Members */
+            members: string[];
+            /** Permissions */
+            permissions: components["schemas"]["WorkspaceGroupPermission"][] | null;
+            /** Group Usage Limit */
+            group_usage_limit?: number | "unlimited" | null;
+            /** Group Pvc Limit */
+            group_pvc_limit?: number | "unlimited" | null;
+            /** Character Count */
+            character_count?: number | null;
+            /**
+             * Is Scim Synced
+             * @default false
+             */
+            is_scim_synced?: boolean;
+            scim_group?: components["schemas"]["ScimGroupResponseModel"] | null;
+            /**
+             * Scim Frozen
+             * @default false
+             */
+            scim_frozen?: boolean;
+        };
+        /** WorkspaceGroupUpdate */
+        WorkspaceGroupUpdate: {
+            name?: string;
+            permissions?: components["schemas"]["WorkspaceGroupPermission"][];
+        };
+        /** WorkspaceInvite */
+        WorkspaceInvite: {
+            email: string;
+            /**
+             * @description The seat type: `workspace_admin` (role admin) or `workspace_member` (role editor).
+             * @enum {string}
+             */
+            seat_type: "workspace_admin" | "workspace_member";
+            /** @description Groups the invitee joins on accepting. */
+            group_ids: string[];
+            invited_by_user_id: string;
+            created_at_unix: number;
+            expires_at_unix: number;
+        };
+        /** WorkspaceInviteAccepted */
+        WorkspaceInviteAccepted: {
+            /** @enum {string} */
+            status: "ok";
+            /** @description The joined workspace. */
+            workspace_id: string;
+            /**
+             * @description The seat type: `workspace_admin` (role admin) or `workspace_member` (role editor).
+             * @enum {string}
+             */
+            seat_type: "workspace_admin" | "workspace_member";
+            /** @description True when a web session now works in the joined workspace. */
+            session_switched: boolean;
+        };
+        /** WorkspaceInviteList */
+        WorkspaceInviteList: {
+            invites: components["schemas"]["WorkspaceInvite"][];
+        };
+        /** WorkspaceInvitePreview */
+        WorkspaceInvitePreview: {
+            workspace_name: string;
+            /** @description The invited address; accepting needs an account with it. */
+            email: string;
+            /**
+             * @description The seat type: `workspace_admin` (role admin) or `workspace_member` (role editor).
+             * @enum {string}
+             */
+            seat_type: "workspace_admin" | "workspace_member";
+            expires_at_unix: number;
+        };
+        /** WorkspaceList */
+        WorkspaceList: {
+            workspaces: components["schemas"]["WorkspaceMembership"][];
+            /** @description The workspace the request works in. */
+            current_workspace_id: string;
+        };
+        /**
+         * WorkspaceMemberResponseModel
+         * @description Public workspace member fields exposed via GET /v1/workspace/members.
+         */
+        WorkspaceMemberResponseModel: {
+            /**
+             * User Id
+             * @description The user ID of the workspace member.
+             */
+            user_id: string;
+            /**
+             * Email
+             * @description The email address of the workspace member.
+             */
+            email: string;
+            /**
+             * First Name
+             * @description The first name of the workspace member, if available.
+             */
+            first_name: string | null;
+            /** @description The seat type (role) of the workspace member. */
+            seat_type: components["schemas"]["SeatType"] | null;
+            /**
+             * Is Owner
+             * @description Whether the member is the workspace owner.
+             */
+            is_owner: boolean;
+            /**
+             * Is Locked
+             * @description Whether the member's account is locked in this workspace.
+             */
+            is_locked: boolean;
+        };
+        /** WorkspaceMembership */
+        WorkspaceMembership: {
+            workspace_id: string;
+            name: string;
+            /** @description The workspace's plan tier. */
+            tier: string;
+            /** @enum {string} */
+            role: "admin" | "editor";
+            /**
+             * @description The seat type: `workspace_admin` (role admin) or `workspace_member` (role editor).
+             * @enum {string}
+             */
+            seat_type: "workspace_admin" | "workspace_member";
+            is_owner: boolean;
+            /** @description Locked members cannot switch into the workspace. */
+            is_locked: boolean;
+            is_current: boolean;
+        };
+        /**
+         * WorkspaceResourceType
+         * @description Resource types that can be shared in the workspace. The name always need to match the collection names
+         * @enum {string}
+         */
+        WorkspaceResourceType: "voice" | "voice_collection" | "pronunciation_dictionary" | "dubbing" | "project" | "convai_agents" | "convai_knowledge_base_documents" | "convai_tools" | "convai_settings" | "convai_secrets" | "workspace_auth_connections" | "convai_phone_numbers" | "convai_mcp_servers" | "convai_api_integration_connections" | "convai_api_integration_trigger_connections" | "convai_batch_calls" | "convai_agent_response_tests" | "convai_test_suite_invocations" | "convai_crawl_jobs" | "convai_crawl_tasks" | "convai_kb_external_sync_jobs" | "convai_whatsapp_accounts" | "convai_agent_versions" | "convai_agent_branches" | "convai_agent_versions_deployments" | "convai_agent_experiments" | "convai_memory_entries" | "convai_coaching_proposals" | "convai_templates" | "dashboard" | "dashboard_configuration" | "convai_agent_drafts" | "resource_locators" | "assets" | "content_generations" | "content_templates" | "content_skills" | "songs" | "transcription_tasks" | "avatars" | "avatar_video_generations" | "resource_collection" | "studio_projects" | "convai_analysis_items";
+        /** WorkspaceServiceAccountListResponseModel */
+        WorkspaceServiceAccountListResponseModel: {
+            /** Service-Accounts */
+            "service-accounts": components["schemas"]["WorkspaceServiceAccountResponseModel"][];
+        };
+        /** WorkspaceServiceAccountResponseModel */
+        WorkspaceServiceAccountResponseModel: {
+            /** Service Account User Id */
+            service_account_user_id: string;
+            /** Name */
+            name: string;
+            /** Created At Unix */
+            created_at_unix?: number | null;
+            /** Api-Keys */
+            "api-keys": components["schemas"]["WorkspaceApiKeyResponseModel"][];
+            /**
+             * Default Sharing Groups
+             * @default []
+             */
+            default_sharing_groups?: components["schemas"]["DefaultSharingGroupResponseModel"][];
+        };
+        /** WorkspaceSwitchRequest */
+        WorkspaceSwitchRequest: {
+            /** @description One of the user's workspaces. */
+            workspace_id: string;
+        };
+        /** WorkspaceSwitched */
+        WorkspaceSwitched: {
+            /** @enum {string} */
+            status: "ok";
+            workspace_id: string;
+        };
+        /** WorkspaceUpdated */
+        WorkspaceUpdated: {
+            /** @enum {string} */
+            status: "ok";
+            /** @example Workspace training opt out setting successfully updated. */
+            message: string;
+            training_opt_out: boolean;
+        };
+        /**
+         * WorkspaceWebhookEventType
+         * @enum {string}
+         */
+        WorkspaceWebhookEventType: "voice_library_removal_notice" | "speech_to_text" | "agent_qa" | "flows";
+        /**
+         * WorkspaceWebhookListResponseModel
+         * @example {
+         *       "webhooks": [
+         *         {
+         *           "auth_type": "hmac",
+         *           "created_at_unix": 123456789,
+         *           "is_auto_disabled": false,
+         *           "is_disabled": false,
+         *           "most_recent_failure_error_code": 404,
+         *           "most_recent_failure_timestamp": 123456799,
+         *           "name": "My Webhook",
+         *           "usage": [
+         *             {
+         *               "usage_type": "ConvAI Settings"
+         *             }
+         *           ],
+         *           "webhook_id": "123",
+         *           "webhook_url": "https://elevenlabs.io/example-callback-url"
+         *         }
+         *       ]
+         *     }
+         */
+        WorkspaceWebhookListResponseModel: {
+            /**
+             * Webhooks
+             * @description List of webhooks currently configured for the workspace
+             */
+            webhooks: components["schemas"]["WorkspaceWebhookResponseModel"][];
+        };
+        /** WorkspaceWebhookResponseModel */
+        WorkspaceWebhookResponseModel: {
+            /**
+             * Name
+             * @description The display name for this webhook.
+             */
+            name: string;
+            /**
+             * Webhook Id
+             * @description The unique ID for this webhook.
+             */
+            webhook_id: string;
+            /**
+             * Webhook Url
+             * @description The HTTPS callback URL that is called when this webhook is triggered in the platform.
+             */
+            webhook_url: string;
+            /**
+             * Is Disabled
+             * @description Whether the webhook has been manually disabled by a user.
+             */
+            is_disabled: boolean;
+            /**
+             * Is Auto Disabled
+             * @description Whether the webhook has been automatically disabled due to repeated consecutive failures over a long period of time.
+             */
+            is_auto_disabled: boolean;
+            /**
+             * Created At Unix
+             * @description Original creation time of the webhook.
+             */
+            created_at_unix: number;
+            /** @description The authentication mode used to secure the webhook. */
+            auth_type: components["schemas"]["WebhookAuthMethodType"];
+            /**
+             * Usage
+             * @description The list of products that are currently configured to trigger this webhook.
+             */
+            usage?: components["schemas"]["WorkspaceWebhookUsageResponseModel"][] | null;
+            /**
+             * Events
+             * @description The workspace-level events this webhook is currently subscribed to. Only populated when usages are requested.
+             */
+            events?: components["schemas"]["WorkspaceWebhookEventType"][] | null;
+            /**
+             * Most Recent Failure Error Code
+             * @description The most recent error code returned from the callback URL.
+             */
+            most_recent_failure_error_code?: number | null;
+            /**
+             * Most Recent Failure Timestamp
+             * @description The most recent time the webhook failed, failures are any non-200 codes returned by the callback URL.
+             */
+            most_recent_failure_timestamp?: number | null;
+        };
+        /** WorkspaceWebhookUsageResponseModel */
+        WorkspaceWebhookUsageResponseModel: {
+            usage_type: components["schemas"]["WebhookUsageType"];
         };
     };
     responses: {
@@ -5419,6 +8208,2652 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_workspace_service_accounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceServiceAccountListResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    create_service_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_create_service_account_v1_service_accounts_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceCreateServiceAccountResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_delete_service_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The service account's id, as listed by GET /v1/service-accounts. */
+                service_account_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage service accounts. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_account_not_found`: no service account with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_service_account_api_keys_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceApiKeyListResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    create_service_account_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_create_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceCreateApiKeyResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_service_account_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_user_id: string;
+                api_key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    edit_service_account_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                service_account_user_id: string;
+                api_key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_edit_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys__api_key_id__patch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    disable: {
+        parameters: {
+            query: {
+                /** @description Must be set to `self` to disable the API key used to authenticate this request. Required as an explicit confirmation to avoid accidentally disabling the wrong key. */
+                api_key_name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_edit_api_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditAPIKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key after the change (never its secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditedAPIKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: editors can edit only their own keys. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `api_key_not_found`: no user key with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_mfa_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityMFAStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_mfa_enroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityTOTPEnrollment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `mfa_already_enabled`: TOTP is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_mfa_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description MFA is on; the backup codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityBackupCodes"];
+                };
+            };
+            /** @description `mfa_enrollment_not_started`: no pending secret; start the enrolment first. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_mfa_code`: the code does not match (or `invalid_api_key`: not signed in). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `mfa_already_enabled`: TOTP is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_mfa_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityCodeRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["OK"];
+            /** @description `mfa_not_enabled`: TOTP is not on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_mfa_code`: the code does not match (or `invalid_api_key`: not signed in). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_mfa_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityMFAVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the cookies are set. */
+            200: {
+                headers: {
+                    /** @description `xi_website_session` and `xi_website_csrf`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityMFAVerified"];
+                };
+            };
+            /** @description `invalid_mfa_token`: the challenge is unknown, used or expired; `invalid_mfa_code`: the code does not match. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_regenerate_backup_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The new codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityBackupCodes"];
+                };
+            };
+            /** @description `mfa_not_enabled`: TOTP is not on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_mfa_code`: the code does not match (or `invalid_api_key`: not signed in). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_remove_mfa_with_backup_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A backup code, as shown at enrolment (case, spaces and the dash do not matter). */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            /** @description `mfa_not_enabled`: TOTP is not on. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_mfa_code`: not an unused backup code of this user (or `invalid_api_key`: not signed in). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecuritySessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_revoke_other_sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityRevoked"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_revoke_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session's id from GET /api/auth/sessions. */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `session_not_found`: the user has no session with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sign_out_everywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out everywhere; the cookies are cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_email_action: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityEmailActionRequest"];
+            };
+        };
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEmailActionResult"];
+                };
+            };
+            /** @description `unknown_mode`; `invalid_action_code`: the code is wrong, used or expired. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sign_in_required`: `verifySignInRequest` needs the signed-in user. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `email_already_exists`: the old address now belongs to another account. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_send_email_change_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecurityEmailChangeRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["OK"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `email_already_exists`: another account uses that address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_change_email: {
+        parameters: {
+            query: {
+                /** @description The code mailed to the new address. */
+                verification_code: string;
+                /** @description Accepted for compatibility (default false); reverting goes through the `recoverEmail` email action. */
+                is_reverting?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEmailChanged"];
+                };
+            };
+            /** @description `invalid_verification_code` or `email_already_exists`, with the message "Unable to update email, …". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_opt_out_of_updates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Opted out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_verify_sign_in_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecuritySignInRequestVerify"];
+            };
+        };
+        responses: {
+            /** @description Granted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecuritySupportGrant"];
+                };
+            };
+            /** @description `invalid_action_code`: the code is wrong, used, expired or someone else's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_delete_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SecurityDeleteAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityAccountDeleted"];
+                };
+            };
+            /** @description `invalid_credentials`: wrong password (or `invalid_api_key`: not signed in). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `reauthentication_required`: the session is older than 10 minutes: send the password. `session_required`, `csrf_failed` as elsewhere. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_find_sso_provider: {
+        parameters: {
+            query: {
+                /** @description The address the user typed. */
+                email: string;
+                /** @description A workspace invitation's code, when signing up from an invitation. */
+                invite_code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOFindProviderResponse"];
+                };
+            };
+            /** @description `sso_provider_not_found`: no single sign-on for this email; sign in with a password. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_identity_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOProviderList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_create_sso_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SSOProviderCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The provider. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_domain_taken`: another identity provider already covers one of the domains. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_sso_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id, as listed by GET /v1/workspace/identity-providers. */
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_provider_not_found`: no identity provider with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_delete_sso_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id, as listed by GET /v1/workspace/identity-providers. */
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_provider_not_found`: no identity provider with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_sso_provider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id, as listed by GET /v1/workspace/identity-providers. */
+                provider_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SSOProviderUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_provider_not_found`: no identity provider with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_domain_taken`: another identity provider already covers one of the domains. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_sso_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_sso_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SSOSettingsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSOSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sso_start: {
+        parameters: {
+            query: {
+                /** @description The user's email address; its domain selects the provider. */
+                email: string;
+                /** @description An app path (`/app/…`) to land on after signing in; anything else is ignored. */
+                redirect?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider. */
+            302: {
+                headers: {
+                    /** @description The IdP's sign-in URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `sso_provider_not_found`: no enabled provider covers this email's domain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `sso_misconfigured`: the OIDC provider's discovery document could not be read. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sso_oidc_callback: {
+        parameters: {
+            query: {
+                /** @description The authorization code. */
+                code?: string;
+                /** @description The flow's state. */
+                state: string;
+                /** @description The provider's error, when it did not sign the user in. */
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A redirect (303). On success the `xi_website_session` and `xi_website_csrf` cookies are set (Secure, SameSite=Strict, 360 days) and the browser goes to the flow's `redirect` page or `/app/speech-synthesis/text-to-speech`. On failure it goes to `/app/sso?error=<code>&message=<text>` with one of `sso_state_invalid` (unknown, used, expired or not this browser's flow), `sso_idp_error`, `sso_response_invalid` (signature, issuer, audience, expiry, nonce or request id wrong), `sso_domain_mismatch` (the IdP vouched for an email outside the provider's domains), `sso_email_missing`, `sso_not_member` (an existing account that is not a member of the workspace: accounts are never linked to a workspace's IdP without an invitation), `sso_no_account` (auto-provisioning off), `sso_disabled`, `sso_misconfigured`. */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description Session cookies on success; the flow cookie is cleared either way. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sso_saml_acs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The base64 SAML response. */
+                    SAMLResponse: string;
+                    /** @description The flow's state. */
+                    RelayState: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A redirect (303). On success the `xi_website_session` and `xi_website_csrf` cookies are set (Secure, SameSite=Strict, 360 days) and the browser goes to the flow's `redirect` page or `/app/speech-synthesis/text-to-speech`. On failure it goes to `/app/sso?error=<code>&message=<text>` with one of `sso_state_invalid` (unknown, used, expired or not this browser's flow), `sso_idp_error`, `sso_response_invalid` (signature, issuer, audience, expiry, nonce or request id wrong), `sso_domain_mismatch` (the IdP vouched for an email outside the provider's domains), `sso_email_missing`, `sso_not_member` (an existing account that is not a member of the workspace: accounts are never linked to a workspace's IdP without an invitation), `sso_no_account` (auto-provisioning off), `sso_disabled`, `sso_misconfigured`. */
+            303: {
+                headers: {
+                    /** @description Where the browser goes next. */
+                    Location?: string;
+                    /** @description Session cookies on success; the flow cookie is cleared either way. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sso_saml_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The EntityDescriptor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_workspace_webhooks_route: {
+        parameters: {
+            query?: {
+                /** @description Whether to include active usages of the webhook, only usable by admins */
+                include_usages?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceWebhookListResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    create_workspace_webhook_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Create_workspace_webhook_v1_workspace_webhooks_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceCreateWebhookResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_workspace_webhook_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unique ID for the webhook */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteWorkspaceWebhookResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    edit_workspace_webhook_route: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unique ID for the webhook */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Update_workspace_webhook_v1_workspace_webhooks__webhook_id__patch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatchWorkspaceWebhookResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Attempts per page, 1 to 100. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook's id, as listed by GET /v1/workspace/webhooks. */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveriesPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins read the delivery log. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `webhook_not_found`: no webhook with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    get_workspace_audit_logs: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of entries per page */
+                limit?: number;
+                /** @description Cursor for the next page (from previous response) */
+                cursor?: string | null;
+                /** @description Only include entries at or after this time (ms since epoch) */
+                time_from_unix_ms?: number | null;
+                /** @description Only include entries at or before this time (ms since epoch) */
+                time_to_unix_ms?: number | null;
+                /** @description Filter by actor user ID */
+                actor_uid?: string | null;
+                /** @description Filter by OCSF event class name (e.g. Account Change) */
+                class_name?: string | null;
+                /** @description Filter by audit activity name (e.g. Subscription Creation) */
+                activity_name?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceAuditLogsPageResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_workspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_switch_workspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceSwitchRequest"];
+            };
+        };
+        responses: {
+            /** @description Switched. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSwitched"];
+                };
+            };
+            /** @description `session_required`: called with an API key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `workspace_not_found`: the user is not a member of that workspace (or is locked out of it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    get_workspace_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMemberResponseModel"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    update_workspace_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Update_member_v1_workspace_members_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWorkspaceMemberResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_remove_workspace_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id. */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            /** @description `workspace_owner`: the owner cannot be removed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `member_not_found`: no such member in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_workspace_invites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInviteList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    invite_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Invite_user_v1_workspace_invites_add_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddWorkspaceInviteResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    invite_users_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddWorkspaceInviteResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Delete_existing_invitation_v1_workspace_invites_delete"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteWorkspaceInviteResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_peek_workspace_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation code from the mailed link. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitePreview"];
+                };
+            };
+            /** @description `invite_not_found`: the code is invalid, expired or withdrawn. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_accept_workspace_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation code. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Joined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInviteAccepted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `invite_email_mismatch`: the invitation was sent to another address; `seat_limit_reached`: the workspace has no free seat. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invite_not_found`: the code is invalid, expired, withdrawn or used. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_decline_workspace_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation code. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `invite_email_mismatch`: the invitation was sent to another address. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invite_not_found`: the code is invalid, expired or withdrawn. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_groups_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["WorkspaceGroupResponseModel"];
+                    };
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    search_groups: {
+        parameters: {
+            query: {
+                /** @description Name of the target group. */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceGroupByNameResponseModel"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_create_workspace_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceGroupRequest"];
+            };
+        };
+        responses: {
+            /** @description The new group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceGroupResponseModel"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `group_name_taken`: the workspace has a group with this name. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_delete_workspace_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's id. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OK"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `group_not_found`: no such group in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_workspace_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's id. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceGroupUpdate"];
+            };
+        };
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceGroupResponseModel"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `group_not_found`: no such group in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `group_name_taken`: the workspace has a group with this name. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    add_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target group. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Add_member_to_user_group_v1_workspace_groups__group_id__members_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddWorkspaceGroupMemberResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    remove_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target group. */
+                group_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Delete_member_from_user_group_v1_workspace_groups__group_id__members_remove_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteWorkspaceGroupMemberResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_resource_metadata: {
+        parameters: {
+            query: {
+                /** @description Resource type of the target resource. */
+                resource_type: components["schemas"]["WorkspaceResourceType"];
+            };
+            header?: never;
+            path: {
+                /** @description The ID of the target resource. */
+                resource_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResourceMetadataResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    share_resource_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target resource. */
+                resource_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    unshare_resource_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target resource. */
+                resource_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_can_access_workspace_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CanAccessWorkspaceSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_is_workspace_admin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IsWorkspaceAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_workspace: {
+        parameters: {
+            query: {
+                /** @description `true` to opt the workspace out of training, `false` to opt back in. */
+                training_opt_out: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Updated: "Workspace training opt out setting successfully updated." */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceUpdated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: "Only workspace admins can change this setting." */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
             default: components["responses"]["Error"];
         };
     };

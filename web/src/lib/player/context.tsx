@@ -18,3 +18,10 @@ export function usePlayerState(): PlayerState {
   const store = usePlayerStore();
   return useSyncExternalStore(store.subscribe, store.getState, store.getState);
 }
+
+/** A slice of the player state; re-renders only when the (primitive) result changes. */
+export function usePlayerSelector<T>(selector: (state: PlayerState) => T): T {
+  const store = usePlayerStore();
+  const get = () => selector(store.getState());
+  return useSyncExternalStore(store.subscribe, get, get);
+}

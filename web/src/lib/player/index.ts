@@ -1,4 +1,13 @@
-export { PlayerStore } from './store';
-export type { PlayerItem, PlayerItemType, PlayerState, PlayerStatus } from './store';
-export { PlayerProvider, playerStore, usePlayerState, usePlayerStore } from './context';
+export { PlayerStore, PLAYER_TIMINGS, fetchHistoryItem } from './store';
+export type {
+  Downloader,
+  HistoryItemFetcher,
+  HistoryLookup,
+  PlayerItem,
+  PlayerItemType,
+  PlayerState,
+  PlayerStatus,
+  PlayerStoreOptions,
+} from './store';
+export { PlayerProvider, playerStore, usePlayerSelector, usePlayerState, usePlayerStore } from './context';
 export { downloadPlayerItem } from './download';

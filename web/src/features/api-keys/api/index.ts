@@ -1,21 +1,11 @@
-import { api } from '@/lib/api-client';
+import { client, unwrap, type Schemas } from '@/lib/api';
 
-export interface ApiKey {
-  key_id: string;
-  name: string;
-  key_preview: string;
-  created_at_unix: number;
-}
-
-export interface CreatedApiKey {
-  key_id: string;
-  name: string;
-  xi_api_key: string;
-  key_preview: string;
-}
+export type ApiKey = Schemas['APIKey'];
+export type CreatedApiKey = Schemas['CreatedAPIKey'];
 
 export const apiKeysQueryKey = ['api-keys'] as const;
 
-export const listApiKeys = () => api.get<{ api_keys: ApiKey[] }>('/v1/user/api-keys');
-export const createApiKey = (name: string) => api.post<CreatedApiKey>('/v1/user/create-api-key', { name });
-export const deleteApiKey = (keyId: string) => api.delete<{ status: string }>('/v1/user/delete-api-key', { key_id: keyId });
+export const listApiKeys = () => unwrap(client.GET('/v1/user/api-keys'));
+export const createApiKey = (name: string) => unwrap(client.POST('/v1/user/create-api-key', { body: { name } }));
+export const deleteApiKey = (keyId: string) =>
+  unwrap(client.DELETE('/v1/user/delete-api-key', { params: { query: { key_id: keyId } } }));

@@ -6,7 +6,7 @@ import { Dialog } from '@/components/Dialog';
 import { TextField } from '@/components/Field';
 import { AlertIcon, CopyIcon, KeyIcon, PlusIcon, TrashIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
-import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { apiKeysQueryKey, createApiKey, deleteApiKey, listApiKeys, type ApiKey, type CreatedApiKey } from '../api';

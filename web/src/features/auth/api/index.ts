@@ -1,51 +1,43 @@
-import { api, ApiError } from '@/lib/api-client';
 import { z } from 'zod';
+import { ApiError, client, unwrap, type Schemas } from '@/lib/api';
 
-export interface Session {
-  user_id: string;
-  email: string;
-  email_verified: boolean;
-  workspace_id: string;
-  first_name?: string | null;
-}
+export type Session = Schemas['SessionResponse'];
 
 export const sessionQueryKey = ['session'] as const;
 
 /** Current session, or null when signed out (401). */
 export async function getSession(): Promise<Session | null> {
   try {
-    return await api.get<Session>('/api/auth/session');
+    return await unwrap(client.GET('/api/auth/session'));
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return null;
     throw err;
   }
 }
 
-export const signUp = (body: { email: string; password: string; terms_accepted: boolean }) =>
-  api.post<{ user_id: string; email: string }>('/api/auth/sign-up', body);
+export const signUp = (body: Schemas['SignUpRequest']) => unwrap(client.POST('/api/auth/sign-up', { body }));
 
-export const signIn = (body: { email: string; password: string }) =>
-  api.post<{ user_id: string; email: string; workspace_id: string }>('/api/auth/sign-in', body);
+export const signIn = (body: Schemas['SignInRequest']) => unwrap(client.POST('/api/auth/sign-in', { body }));
 
-export const signOut = () => api.post<void>('/api/auth/sign-out');
+export const signOut = () => unwrap(client.POST('/api/auth/sign-out'));
 
-export const verifyEmail = (code: string) => api.post<{ email: string }>('/api/auth/verify-email', { code });
+export const verifyEmail = (code: string) => unwrap(client.POST('/api/auth/verify-email', { body: { code } }));
 
 export const sendVerificationEmail = (email: string) =>
-  api.post<{ status: string }>('/api/auth/send-verification-email', { email });
+  unwrap(client.POST('/api/auth/send-verification-email', { body: { email } }));
 
 export const sendPasswordResetEmail = (email: string) =>
-  api.post<{ status: string }>('/api/auth/send-password-reset-email', { email });
+  unwrap(client.POST('/api/auth/send-password-reset-email', { body: { email } }));
 
-export const checkResetCode = (code: string) => api.post<{ email: string }>('/api/auth/check-reset-code', { code });
+export const checkResetCode = (code: string) => unwrap(client.POST('/api/auth/check-reset-code', { body: { code } }));
 
 export const resetPassword = (code: string, password: string) =>
-  api.post<{ status: string }>('/api/auth/reset-password', { code, password });
+  unwrap(client.POST('/api/auth/reset-password', { body: { code, password } }));
 
 /** True when the development mailbox answers (no SMTP configured). */
 export async function isDevMailboxAvailable(): Promise<boolean> {
   try {
-    await api.get('/api/dev/mailbox');
+    await unwrap(client.GET('/api/dev/mailbox'));
     return true;
   } catch {
     return false;

@@ -1,15 +1,33 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { cn } from '@/components/cn';
 import { Logo } from '@/components/Logo';
 import { AuthCarousel } from './AuthCarousel';
 
 /**
  * Auth layout (spec §2): logo top-left, form column about 45% wide, carousel
- * on the right 55% (hidden on small screens).
+ * on the right 55% (hidden on small screens). Fades in; fades out over 0.3 s
+ * while `leaving` (the app layer holds the navigation that long).
  */
-export function AuthLayout({ children, startSlide }: { children: ReactNode; startSlide: number }) {
+export function AuthLayout({
+  children,
+  startSlide,
+  leaving = false,
+}: {
+  children: ReactNode;
+  startSlide: number;
+  leaving?: boolean;
+}) {
   return (
-    <div className="flex min-h-screen animate-fade-in bg-white dark:bg-gray-950">
+    <div
+      data-testid="auth-layout"
+      data-leaving={leaving || undefined}
+      aria-busy={leaving || undefined}
+      className={cn(
+        'flex min-h-screen bg-white dark:bg-gray-950',
+        leaving ? 'pointer-events-none animate-fade-out' : 'animate-fade-in',
+      )}
+    >
       <div className="flex w-full flex-col px-6 py-6 sm:px-10 lg:w-[45%]">
         <header>
           <Link to="/app/sign-in" aria-label="Timbre home" className="inline-block">

@@ -3,7 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
-import { ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { safeRedirect } from '@/lib/redirect';
 import { verifyEmail } from '../api';

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/Button';
 import { TextField } from '@/components/Field';
-import { ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { emailSchema, fieldErrors, sendPasswordResetEmail } from '../api';
 import { AuthHeading, Notice } from './AuthLayout';

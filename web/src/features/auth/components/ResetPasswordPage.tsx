@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { PasswordField } from '@/components/Field';
 import { Spinner } from '@/components/Spinner';
-import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
 import { checkResetCode, fieldErrors, newPasswordSchema, PASSWORD_MIN_LENGTH, resetPassword } from '../api';

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { PasswordField, TextField } from '@/components/Field';
-import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { safeRedirect } from '@/lib/redirect';
 import { toast } from '@/lib/toast';

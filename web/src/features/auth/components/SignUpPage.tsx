@@ -5,7 +5,7 @@ import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { PasswordField, TextField } from '@/components/Field';
 import { MailIcon } from '@/components/icons';
-import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
 import {

@@ -1,12 +1,5 @@
-import { api } from '@/lib/api-client';
+import { client, unwrap, type Schemas } from '@/lib/api';
 
-export interface MailboxMessage {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  created_at_unix: number;
-}
+export type MailboxMessage = Schemas['MailboxMessage'];
 
-export const getMailbox = () => api.get<{ messages: MailboxMessage[] }>('/api/dev/mailbox');
+export const getMailbox = () => unwrap(client.GET('/api/dev/mailbox'));

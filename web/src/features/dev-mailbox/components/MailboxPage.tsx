@@ -4,7 +4,7 @@ import { Button } from '@/components/Button';
 import { MailIcon } from '@/components/icons';
 import { Logo } from '@/components/Logo';
 import { Spinner } from '@/components/Spinner';
-import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { getMailbox } from '../api';
 import { Linkified } from './Linkified';

@@ -1,69 +1,60 @@
-import { api, apiFetch } from '@/lib/api-client';
+import {
+  client,
+  unwrap,
+  unwrapWithResponse,
+  type HistoryFeedback,
+  type HistoryItem,
+  type Schemas,
+} from '@/lib/api';
 import { downloadFileName, fileNameFromDisposition } from '@/lib/download';
 
-export interface HistoryFeedback {
-  thumbs_up: boolean;
-  feedback: string;
-  emotions: boolean;
-  inaccurate_clone: boolean;
-  glitches: boolean;
-  audio_quality: boolean;
-  other: boolean;
-  review_status?: 'not_reviewed' | 'reviewed';
-}
+export type { HistoryFeedback, HistoryItem };
 
-export interface HistoryItem {
-  history_item_id: string;
-  voice_id?: string;
-  voice_name?: string;
-  voice_category?: string;
-  model_id?: string;
-  text?: string;
-  date_unix: number;
-  character_count_change_from: number;
-  character_count_change_to: number;
-  content_type?: string;
-  state?: 'created' | 'deleted' | 'processing';
-  settings?: Record<string, unknown> | null;
-  feedback?: HistoryFeedback | null;
-  output_format?: string;
-}
-
-export interface HistoryPage {
-  history: HistoryItem[];
-  has_more: boolean;
-  last_history_item_id: string | null;
-  scanned_until?: number | null;
-}
+export type HistoryPage = Omit<Schemas['GetSpeechHistoryResponseModel'], 'history'> & { history: HistoryItem[] };
 
 export const HISTORY_PAGE_SIZE = 20;
 
 export const historyQueryKey = ['history'] as const;
 
-export const getHistory = (startAfter?: string) =>
-  api.get<HistoryPage>('/v1/history', { page_size: HISTORY_PAGE_SIZE, start_after_history_item_id: startAfter });
+export const getHistory = async (startAfter?: string): Promise<HistoryPage> =>
+  (await unwrap(
+    client.GET('/v1/history', {
+      params: { query: { page_size: HISTORY_PAGE_SIZE, start_after_history_item_id: startAfter || undefined } },
+    }),
+  )) as HistoryPage;
 
 export const historyAudioUrl = (id: string) => `/v1/history/${encodeURIComponent(id)}/audio`;
 
-export const deleteHistoryItem = (id: string) => api.delete<{ status: string }>(`/v1/history/${encodeURIComponent(id)}`);
+export const deleteHistoryItem = (id: string) =>
+  unwrap(client.DELETE('/v1/history/{history_item_id}', { params: { path: { history_item_id: id } } }));
 
 export type FeedbackBody = Omit<HistoryFeedback, 'review_status'>;
 
 export const submitFeedback = (id: string, body: FeedbackBody) =>
-  api.post<{ status: string }>(`/v1/history/${encodeURIComponent(id)}/feedback`, body);
+  unwrap(
+    client.POST('/v1/history/{history_item_id}/feedback', {
+      params: { path: { history_item_id: id } },
+      // The server takes an empty text as "no words"; the document says null.
+      body: { ...body, feedback: body.feedback.trim() ? body.feedback : null },
+    }),
+  );
 
 export const getShareLink = (id: string) =>
-  api.get<{ share_link: string; public_user_name?: string }>(`/v1/history/${encodeURIComponent(id)}/share-link`);
+  unwrap(client.GET('/v1/history/{history_item_id}/share-link', { params: { path: { history_item_id: id } } }));
 
-/** Downloads one item; the file name comes from Content-Disposition. */
-export async function downloadHistoryItem(item: HistoryItem): Promise<{ blob: Blob; fileName: string }> {
-  const res = await apiFetch('/v1/history/download', {
-    method: 'POST',
-    json: { history_item_ids: [item.history_item_id] },
-  });
-  const blob = await res.blob();
+/** Downloads one item; the file name comes from Content-Disposition (filename* preferred). */
+export async function downloadHistoryItem(
+  item: Pick<HistoryItem, 'history_item_id' | 'text' | 'output_format'>,
+): Promise<{ blob: Blob; fileName: string }> {
+  const { data: blob, response } = await unwrapWithResponse(
+    client.POST('/v1/history/download', {
+      body: { history_item_ids: [item.history_item_id] },
+      parseAs: 'blob',
+      headers: { Accept: 'audio/*, application/zip, application/json' },
+    }),
+  );
   const fileName =
-    fileNameFromDisposition(res.headers.get('content-disposition')) ??
-    downloadFileName(item.text ?? item.history_item_id, item.output_format);
+    fileNameFromDisposition(response.headers.get('content-disposition')) ??
+    downloadFileName(item.text || item.history_item_id, item.output_format ?? undefined);
   return { blob, fileName };
 }

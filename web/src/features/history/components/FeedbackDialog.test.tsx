@@ -14,6 +14,8 @@ const item: HistoryItem = {
   date_unix: 1_700_000_000,
   character_count_change_from: 0,
   character_count_change_to: 11,
+  content_type: 'audio/mpeg',
+  state: 'created',
 };
 
 function renderDialog(thumbsUp: boolean, overrides: Partial<HistoryItem> = {}) {
@@ -98,7 +100,7 @@ describe('FeedbackDialog', () => {
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
     expect(calls[0]!.body).toEqual({
       thumbs_up: false,
-      feedback: '',
+      feedback: null, // the document's "no words"
       emotions: false,
       inaccurate_clone: false,
       glitches: true,

@@ -3,7 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { TextArea } from '@/components/Field';
-import { ApiError } from '@/lib/api-client';
+import { ApiError } from '@/lib/api';
 import { FEEDBACK, MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
 import { submitFeedback, type FeedbackBody, type HistoryItem } from '../api';

@@ -22,6 +22,7 @@ const mk = (id: string, text: string): HistoryItem => ({
   date_unix: 1_700_000_000,
   character_count_change_from: 100,
   character_count_change_to: 100 + text.length,
+  content_type: 'audio/mpeg',
   state: 'created',
   output_format: 'mp3_44100_128',
 });
@@ -127,6 +128,29 @@ describe('HistoryPanel', () => {
     await user.click(within(row).getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(click).toHaveBeenCalled());
     expect(names).toEqual(['Aria_2024-01-01.mp3']);
+  });
+
+  it("download prefers filename*=UTF-8''… over filename", async () => {
+    mockFetch({
+      'GET /v1/history': () => jsonResponse({ history: [mk('h1', 'Hello')], has_more: false, last_history_item_id: 'h1' }),
+      'POST /v1/history/download': () =>
+        new Response(new Blob(['ID3'], { type: 'audio/mpeg' }), {
+          headers: {
+            'Content-Type': 'audio/mpeg',
+            'Content-Disposition': `attachment; filename="Timbre_Zoe.mp3"; filename*=UTF-8''Timbre_Zo%C3%AB_%C3%A9t%C3%A9.mp3`,
+          },
+        }),
+    });
+    if (!URL.createObjectURL) (URL as unknown as { createObjectURL: () => string }).createObjectURL = () => 'blob:x';
+    const names: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const user = userEvent.setup();
+    renderPanel();
+    const row = await screen.findByTestId('history-item');
+    await user.click(within(row).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(names).toEqual(['Timbre_Zoë_été.mp3']));
   });
 
   it('thumbs-up on a long text submits without the dialog', async () => {

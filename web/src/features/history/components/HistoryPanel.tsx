@@ -8,13 +8,11 @@ import {
   PauseIcon,
   PlayIcon,
   ShareIcon,
-  ThumbDownIcon,
-  ThumbUpIcon,
   TrashIcon,
 } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
 import { Tooltip } from '@/components/Tooltip';
-import { httpErrorMessage } from '@/lib/api-client';
+import { httpErrorMessage } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
 import { formatDate, formatNumber, truncate } from '@/lib/format';
 import { usePlayerState, usePlayerStore } from '@/lib/player';
@@ -25,12 +23,10 @@ import {
   getHistory,
   historyAudioUrl,
   historyQueryKey,
-  submitFeedback,
-  type FeedbackBody,
   type HistoryItem,
   type HistoryPage,
 } from '../api';
-import { FeedbackDialog, shouldOpenFeedbackDialog } from './FeedbackDialog';
+import { FeedbackThumbs } from './FeedbackThumbs';
 import { ShareDialog } from './ShareDialog';
 
 const rowButton =
@@ -39,8 +35,6 @@ const rowButton =
 function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: HistoryItem) => void }) {
   const player = usePlayerStore();
   const playerState = usePlayerState();
-  const queryClient = useQueryClient();
-  const [feedbackOpen, setFeedbackOpen] = useState<null | boolean>(null);
   const [shareOpen, setShareOpen] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const isCurrent = playerState.item?.historyItemId === item.history_item_id;
@@ -55,10 +49,11 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
       src: historyAudioUrl(item.history_item_id),
       type: 'speechHistoryItem',
       title: truncate(text.replace(/\s+/g, ' ').trim() || 'Untitled', 100),
-      voiceName: item.voice_name,
+      voiceName: item.voice_name ?? undefined,
+      voiceId: item.voice_id ?? undefined,
       historyItemId: item.history_item_id,
       text,
-      outputFormat: item.output_format,
+      outputFormat: item.output_format ?? undefined,
       autoStart: true,
     });
   };
@@ -75,48 +70,6 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
     }
   };
 
-  const updateFeedbackInCache = (body: FeedbackBody) => {
-    queryClient.setQueryData<InfiniteData<HistoryPage>>(historyQueryKey, (data) =>
-      data
-        ? {
-            ...data,
-            pages: data.pages.map((p) => ({
-              ...p,
-              history: p.history.map((h) =>
-                h.history_item_id === item.history_item_id
-                  ? { ...h, feedback: { ...body, review_status: 'not_reviewed' as const } }
-                  : h,
-              ),
-            })),
-          }
-        : data,
-    );
-  };
-
-  const quickThumbsUp = useMutation({
-    mutationFn: (body: FeedbackBody) => submitFeedback(item.history_item_id, body),
-    onSuccess: (_, body) => {
-      toast.success('Thank you for your feedback!');
-      updateFeedbackInCache(body);
-    },
-    onError: (err) => toast.error(httpErrorMessage(err)),
-  });
-
-  const thumbs = (up: boolean) => {
-    if (shouldOpenFeedbackDialog(up, text)) setFeedbackOpen(up);
-    else
-      quickThumbsUp.mutate({
-        thumbs_up: true,
-        feedback: '',
-        emotions: false,
-        inaccurate_clone: false,
-        glitches: false,
-        audio_quality: false,
-        other: false,
-      });
-  };
-
-  const fb = item.feedback;
   return (
     <li
       data-testid="history-item"
@@ -144,28 +97,7 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
         </div>
       </div>
       <div className="mt-2 flex items-center gap-0.5 pl-11">
-        <Tooltip content="Like">
-          <button
-            type="button"
-            className={cn(rowButton, fb?.thumbs_up === true && 'text-emerald-600 dark:text-emerald-400')}
-            onClick={() => thumbs(true)}
-            aria-label="Thumbs up"
-            aria-pressed={fb?.thumbs_up === true}
-          >
-            <ThumbUpIcon size={15} />
-          </button>
-        </Tooltip>
-        <Tooltip content="Dislike">
-          <button
-            type="button"
-            className={cn(rowButton, fb?.thumbs_up === false && 'text-red-600 dark:text-red-400')}
-            onClick={() => thumbs(false)}
-            aria-label="Thumbs down"
-            aria-pressed={fb?.thumbs_up === false}
-          >
-            <ThumbDownIcon size={15} />
-          </button>
-        </Tooltip>
+        <FeedbackThumbs item={item} />
         <span className="mx-1 h-4 w-px bg-gray-200 dark:bg-gray-700" aria-hidden="true" />
         <Tooltip content="Download">
           <button
@@ -194,15 +126,6 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
           </button>
         </Tooltip>
       </div>
-      {feedbackOpen !== null && (
-        <FeedbackDialog
-          item={item}
-          thumbsUp={feedbackOpen}
-          open
-          onOpenChange={(open) => !open && setFeedbackOpen(null)}
-          onSubmitted={updateFeedbackInCache}
-        />
-      )}
       {shareOpen && <ShareDialog historyItemId={item.history_item_id} open onOpenChange={setShareOpen} />}
     </li>
   );

@@ -3,7 +3,7 @@ import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { CopyIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
-import { httpErrorMessage } from '@/lib/api-client';
+import { httpErrorMessage } from '@/lib/api';
 import { MESSAGES, SHARE_LINK_DISPLAY_LENGTH } from '@/lib/constants';
 import { truncate } from '@/lib/format';
 import { toast } from '@/lib/toast';

@@ -1,11 +1,7 @@
-import { api } from '@/lib/api-client';
+import { client, unwrap, type Schemas } from '@/lib/api';
 
-export interface SharedItem {
-  text: string;
-  voice_name: string;
-  date_unix: number;
-  audio_url?: string;
-}
+export type SharedItem = Schemas['SharedHistoryItem'];
 
-export const getSharedItem = (token: string) => api.get<SharedItem>(`/api/share/${encodeURIComponent(token)}`);
+export const getSharedItem = (token: string) =>
+  unwrap(client.GET('/api/share/{token}', { params: { path: { token } } }));
 export const sharedAudioUrl = (token: string) => `/api/share/${encodeURIComponent(token)}/audio`;

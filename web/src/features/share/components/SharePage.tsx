@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Logo } from '@/components/Logo';
 import { Spinner } from '@/components/Spinner';
-import { ApiError, httpErrorMessage } from '@/lib/api-client';
+import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { getSharedItem, sharedAudioUrl } from '../api';
 

@@ -1,41 +1,13 @@
-import { api, apiFetch } from '@/lib/api-client';
+import { client, unwrap, unwrapWithResponse, type Operations, type Schemas } from '@/lib/api';
 
-export interface VoiceLabels {
-  accent?: string;
-  gender?: string;
-  age?: string;
-  descriptive?: string;
-  use_case?: string;
-  [key: string]: string | undefined;
-}
+export type Voice = Schemas['VoiceResponseModel'];
+export type VoicesResponse = Schemas['GetVoicesV2ResponseModel'];
+export type Model = Schemas['ModelResponseModel'];
+export type OutputFormat = NonNullable<
+  NonNullable<Operations['text_to_speech_full']['parameters']['query']>['output_format']
+>;
 
-export interface Voice {
-  voice_id: string;
-  name: string;
-  category?: string;
-  labels?: VoiceLabels | null;
-  description?: string | null;
-  preview_url?: string | null;
-}
-
-export interface VoicesResponse {
-  voices: Voice[];
-  has_more: boolean;
-  total_count?: number;
-  next_page_token?: string | null;
-}
-
-export interface Model {
-  model_id: string;
-  name: string;
-  description?: string;
-  can_do_text_to_speech?: boolean;
-  can_use_style?: boolean;
-  can_use_speaker_boost?: boolean;
-  maximum_text_length_per_request?: number;
-  languages?: Array<{ language_id: string; name: string }>;
-}
-
+/** The settings the app sends (all five set, unlike the API model where each is optional). */
 export interface VoiceSettings {
   stability: number;
   similarity_boost: number;
@@ -56,12 +28,12 @@ export const FALLBACK_VOICE_SETTINGS: VoiceSettings = {
 export const VOICE_PAGE_SIZE = 100;
 
 export const getVoices = (search: string, signal?: AbortSignal) =>
-  api.get<VoicesResponse>('/v2/voices', { search: search || undefined, page_size: VOICE_PAGE_SIZE }, signal);
+  unwrap(client.GET('/v2/voices', { params: { query: { search: search || undefined, page_size: VOICE_PAGE_SIZE } }, signal }));
 
-export const getModels = () => api.get<Model[]>('/v1/models');
+export const getModels = () => unwrap(client.GET('/v1/models'));
 
 export async function getDefaultVoiceSettings(): Promise<VoiceSettings> {
-  const s = await api.get<Partial<VoiceSettings>>('/v1/voices/settings/default');
+  const s = await unwrap(client.GET('/v1/voices/settings/default'));
   return {
     stability: s.stability ?? FALLBACK_VOICE_SETTINGS.stability,
     similarity_boost: s.similarity_boost ?? FALLBACK_VOICE_SETTINGS.similarity_boost,
@@ -73,7 +45,7 @@ export async function getDefaultVoiceSettings(): Promise<VoiceSettings> {
 
 export interface GenerateRequest {
   voiceId: string;
-  outputFormat: string;
+  outputFormat: OutputFormat;
   text: string;
   modelId: string;
   voiceSettings: VoiceSettings;
@@ -87,15 +59,17 @@ export interface GeneratedAudio {
 }
 
 export async function generateSpeech(req: GenerateRequest): Promise<GeneratedAudio> {
-  const res = await apiFetch(`/v1/text-to-speech/${encodeURIComponent(req.voiceId)}`, {
-    method: 'POST',
-    query: { output_format: req.outputFormat },
-    json: { text: req.text, model_id: req.modelId, voice_settings: req.voiceSettings },
-    headers: { Accept: 'audio/*, application/json' },
-  });
+  const { data: blob, response: res } = await unwrapWithResponse(
+    client.POST('/v1/text-to-speech/{voice_id}', {
+      params: { path: { voice_id: req.voiceId }, query: { output_format: req.outputFormat } },
+      body: { text: req.text, model_id: req.modelId, voice_settings: req.voiceSettings },
+      parseAs: 'blob',
+      headers: { Accept: 'audio/*, application/json' },
+    }),
+  );
   const cost = res.headers.get('character-cost');
   return {
-    blob: await res.blob(),
+    blob,
     historyItemId: res.headers.get('history-item-id'),
     characterCost: cost === null ? null : Number(cost),
     requestId: res.headers.get('request-id'),
@@ -103,7 +77,7 @@ export async function generateSpeech(req: GenerateRequest): Promise<GeneratedAud
 }
 
 /** Output formats offered in the UI (all playable by <audio>). */
-export const OUTPUT_FORMATS: Array<{ value: string; label: string }> = [
+export const OUTPUT_FORMATS: Array<{ value: OutputFormat; label: string }> = [
   { value: 'mp3_44100_128', label: 'MP3 · 44.1 kHz · 128 kbps' },
   { value: 'mp3_44100_192', label: 'MP3 · 44.1 kHz · 192 kbps' },
   { value: 'mp3_44100_96', label: 'MP3 · 44.1 kHz · 96 kbps' },

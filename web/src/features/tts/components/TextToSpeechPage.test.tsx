@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GlobalPlayer } from '@/components/player/GlobalPlayer';
 import { Toaster } from '@/components/Toaster';
 import { PlayerStore } from '@/lib/player';
 import { clearToasts } from '@/lib/toast';
@@ -151,5 +152,73 @@ describe('generate', () => {
     expect(screen.getByRole('switch', { name: 'Speaker boost' })).toHaveAttribute('aria-checked', 'false');
     await user.click(screen.getByRole('button', { name: 'Reset to defaults' }));
     expect(screen.getByRole('switch', { name: 'Speaker boost' })).toHaveAttribute('aria-checked', 'true');
+  });
+});
+
+describe('voice preview through the global player', () => {
+  function renderWithPlayer() {
+    const player = new PlayerStore({ fetchHistoryItem: vi.fn() });
+    renderWithProviders(
+      <>
+        <TextToSpeechPage />
+        <GlobalPlayer />
+        <Toaster position="bottom-right" />
+      </>,
+      { player },
+    );
+    return player;
+  }
+
+  async function openPicker() {
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await user.click(screen.getByLabelText('Voice'));
+    const dialog = await screen.findByRole('dialog', { name: 'Select a voice' });
+    return { user, dialog };
+  }
+
+  it('plays preview_url as a voicePreview item and toggles it', async () => {
+    handlers();
+    const player = renderWithPlayer();
+    const { user, dialog } = await openPicker();
+    await user.click(within(dialog).getByRole('button', { name: 'Preview Roger' }));
+    expect(player.getState().item).toMatchObject({
+      type: 'voicePreview',
+      src: '/p/roger.mp3',
+      voiceName: 'Roger',
+      voiceId: 'v-roger',
+      loaded: true,
+    });
+    expect(screen.getByTestId('player-audio')).toHaveAttribute('src', '/p/roger.mp3');
+    await waitFor(() => expect(player.getState().status).toBe('playing'));
+    await user.click(within(dialog).getByRole('button', { name: 'Stop preview of Roger' }));
+    expect(player.getState().status).toBe('paused');
+    expect(within(dialog).getByRole('button', { name: 'Preview Roger' })).toBeInTheDocument();
+  });
+
+  it('shows "We are sorry, something went wrong." when the preview fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new DOMException('bad', 'NotSupportedError'));
+    handlers();
+    renderWithPlayer();
+    const { user, dialog } = await openPicker();
+    await user.click(within(dialog).getByRole('button', { name: 'Preview Aria' }));
+    expect(await screen.findByText('We are sorry, something went wrong.')).toBeInTheDocument();
+    // The load error of the same preview does not add a second toast.
+    screen.getByTestId('player-audio').dispatchEvent(new Event('error'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(screen.getAllByText('We are sorry, something went wrong.')).toHaveLength(1);
+  });
+
+  it('a blocked autoplay of a preview is only logged', async () => {
+    const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new DOMException('blocked', 'NotAllowedError'));
+    handlers();
+    const player = renderWithPlayer();
+    const { user, dialog } = await openPicker();
+    await user.click(within(dialog).getByRole('button', { name: 'Preview Aria' }));
+    await waitFor(() => expect(info).toHaveBeenCalled());
+    expect(player.getState().status).toBe('paused');
+    expect(screen.queryByText('We are sorry, something went wrong.')).not.toBeInTheDocument();
   });
 });

@@ -4,13 +4,13 @@ import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { Select, TextArea } from '@/components/Field';
 import { AlertIcon } from '@/components/icons';
-import { httpErrorMessage } from '@/lib/api-client';
+import { httpErrorMessage } from '@/lib/api';
 import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT } from '@/lib/constants';
 import { formatNumber, truncate } from '@/lib/format';
 import { usePlayerStore } from '@/lib/player';
 import { getItem, setItem, STORAGE_KEYS } from '@/lib/storage';
 import { toast } from '@/lib/toast';
-import { FALLBACK_VOICE_SETTINGS, generateSpeech, OUTPUT_FORMATS, type VoiceSettings } from '../api';
+import { FALLBACK_VOICE_SETTINGS, generateSpeech, OUTPUT_FORMATS, type OutputFormat, type VoiceSettings } from '../api';
 import { useDefaultVoiceSettings, useModels, useVoices } from '../hooks/queries';
 import { usePersistentSelection } from '../hooks/usePersistentSelection';
 import { VoicePicker } from './VoicePicker';
@@ -68,10 +68,11 @@ export function TextToSpeechPage({
   const selectedVoice = voices?.find((v) => v.voice_id === voiceId) ?? (extraVoice?.voice_id === voiceId ? extraVoice : undefined);
   const selectedModel = ttsModels?.find((m) => m.model_id === modelId);
 
-  const [outputFormat, setOutputFormatState] = useState(
-    () => getItem(STORAGE_KEYS.outputFormat) ?? DEFAULT_OUTPUT_FORMAT,
-  );
-  const setOutputFormat = (v: string) => {
+  const [outputFormat, setOutputFormatState] = useState<OutputFormat>(() => {
+    const stored = getItem(STORAGE_KEYS.outputFormat);
+    return OUTPUT_FORMATS.find((f) => f.value === stored)?.value ?? DEFAULT_OUTPUT_FORMAT;
+  });
+  const setOutputFormat = (v: OutputFormat) => {
     setItem(STORAGE_KEYS.outputFormat, v);
     setOutputFormatState(v);
   };
@@ -96,6 +97,7 @@ export function TextToSpeechPage({
         type: 'text-to-speech',
         title: truncate(req.text.replace(/\s+/g, ' ').trim(), 100),
         voiceName: selectedVoice?.name,
+        voiceId: req.voiceId,
         historyItemId: audio.historyItemId ?? undefined,
         text: req.text,
         outputFormat: req.outputFormat,
@@ -143,7 +145,7 @@ export function TextToSpeechPage({
           }}
           maxLength={maxLength}
           placeholder="Start typing here or paste any text you want to turn into lifelike speech…"
-          className="min-h-[16rem] flex-1 border-transparent bg-transparent p-0 text-base leading-relaxed shadow-none focus:border-transparent focus:ring-0 dark:border-transparent dark:bg-transparent dark:focus:border-transparent"
+          className="min-h-[16rem] flex-1 border-transparent bg-transparent p-0 text-base leading-relaxed shadow-none! focus:border-transparent focus:ring-0 dark:border-transparent dark:bg-transparent dark:focus:border-transparent"
         />
         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 dark:border-gray-800">
           <div className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
@@ -243,7 +245,7 @@ export function TextToSpeechPage({
             <label htmlFor={formatId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">
               Output format
             </label>
-            <Select id={formatId} value={outputFormat} onChange={(e) => setOutputFormat(e.target.value)}>
+            <Select id={formatId} value={outputFormat} onChange={(e) => setOutputFormat(e.target.value as OutputFormat)}>
               {OUTPUT_FORMATS.map((f) => (
                 <option key={f.value} value={f.value}>
                   {f.label}

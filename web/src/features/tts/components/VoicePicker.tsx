@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { BadgeList } from '@/components/Badge';
 import { cn } from '@/components/cn';
 import { Dialog } from '@/components/Dialog';
@@ -6,6 +6,7 @@ import { inputClass } from '@/components/Field';
 import { ChevronDownIcon, PauseIcon, PlayIcon, SearchIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
 import { MESSAGES } from '@/lib/constants';
+import { usePlayerSelector, usePlayerStore } from '@/lib/player';
 import { toast } from '@/lib/toast';
 import type { Voice } from '../api';
 import { useDebounced } from '../hooks/useDebounced';
@@ -29,41 +30,44 @@ function Avatar({ name }: { name: string }) {
   );
 }
 
-/** Plays voice previews (preview_url) one at a time. */
-function usePreview() {
-  const audioRef = useRef<HTMLAudioElement | null>(null);
-  const [playingId, setPlayingId] = useState<string | null>(null);
+/** Player item id of a voice's preview. */
+export const previewItemId = (voiceId: string) => `voice-preview:${voiceId}`;
+
+/**
+ * Voice previews (preview_url) play through the global player as type
+ * voicePreview. A preview that fails to load or play shows "We are sorry,
+ * something went wrong." (spec §8); a blocked autoplay is only logged.
+ */
+export function useVoicePreview() {
+  const player = usePlayerStore();
+  const currentId = usePlayerSelector((s) => s.item?.id ?? null);
+  const playingId = usePlayerSelector((s) =>
+    s.item?.type === 'voicePreview' && (s.status === 'playing' || s.status === 'loading') ? (s.item.voiceId ?? null) : null,
+  );
   useEffect(
-    () => () => {
-      audioRef.current?.pause();
-    },
-    [],
+    () =>
+      player.onError((failed) => {
+        if (failed.type === 'voicePreview') toast.error(MESSAGES.previewFailed);
+      }),
+    [player],
   );
   const toggle = (voice: Voice) => {
     if (!voice.preview_url) return;
-    if (!audioRef.current) {
-      audioRef.current = new Audio();
-      audioRef.current.addEventListener('ended', () => setPlayingId(null));
-    }
-    const audio = audioRef.current;
-    if (playingId === voice.voice_id) {
-      audio.pause();
-      setPlayingId(null);
+    if (currentId === previewItemId(voice.voice_id)) {
+      player.toggle();
       return;
     }
-    audio.src = voice.preview_url;
-    setPlayingId(voice.voice_id);
-    audio.play().catch((err: unknown) => {
-      setPlayingId(null);
-      if (err instanceof DOMException && err.name === 'NotAllowedError') return; // autoplay blocked: log only
-      toast.error(MESSAGES.previewFailed);
+    player.load({
+      id: previewItemId(voice.voice_id),
+      src: voice.preview_url,
+      type: 'voicePreview',
+      title: 'Voice preview',
+      voiceName: voice.name,
+      voiceId: voice.voice_id,
+      autoStart: true,
     });
   };
-  const stop = () => {
-    audioRef.current?.pause();
-    setPlayingId(null);
-  };
-  return { playingId, toggle, stop };
+  return { playingId, toggle };
 }
 
 interface VoicePickerProps {
@@ -80,14 +84,11 @@ export function VoicePicker({ voices, selected, onSelect, loading }: VoicePicker
   const debounced = useDebounced(search.trim(), 300);
   const searchQuery = useVoices(debounced);
   const list = debounced ? searchQuery.data?.voices : voices;
-  const preview = usePreview();
+  const preview = useVoicePreview();
 
   const close = (next: boolean) => {
     setOpen(next);
-    if (!next) {
-      preview.stop();
-      setSearch('');
-    }
+    if (!next) setSearch('');
   };
 
   return (

@@ -1,20 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { client, unwrap, type Schemas } from '@/lib/api';
 
-export interface Subscription {
-  tier: string;
-  character_count: number;
-  character_limit: number;
-  next_character_count_reset_unix?: number | null;
-  status?: string;
-  voice_limit?: number;
-  can_extend_character_limit?: boolean;
-  allowed_to_extend_character_limit?: boolean;
-}
+export type Subscription = Schemas['SubscriptionResponseModel'];
 
 export const subscriptionQueryKey = ['usage', 'subscription'] as const;
 
-export const getSubscription = () => api.get<Subscription>('/v1/user/subscription');
+export const getSubscription = () => unwrap(client.GET('/v1/user/subscription'));
 
 export function useSubscription() {
   return useQuery({ queryKey: subscriptionQueryKey, queryFn: getSubscription, staleTime: 60_000 });

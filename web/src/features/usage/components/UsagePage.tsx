@@ -1,5 +1,5 @@
 import { Spinner } from '@/components/Spinner';
-import { httpErrorMessage } from '@/lib/api-client';
+import { httpErrorMessage } from '@/lib/api';
 import { formatDate, formatNumber } from '@/lib/format';
 import { creditsRemaining, tierName, useSubscription } from '../api';
 import { ProgressBar } from './UsageMeter';

@@ -1,0 +1,464 @@
+package apikey
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"timbre/internal/audit"
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+)
+
+// NewSecret returns a new key secret and its preview (the hint shown in lists).
+func NewSecret() (secret, preview string) {
+	secret = "sk_" + store.RandomString(48)
+	return secret, secret[:6] + "…" + secret[len(secret)-4:]
+}
+
+// NewKey is a key to create.
+type NewKey struct {
+	WorkspaceID, UserID      string
+	ServiceAccount           bool
+	Name                     string
+	Permissions              []string // the API's names, or ["all"]
+	CharacterLimit           *int64
+	ThirdPartyDisableAllowed *bool
+}
+
+// Create stores a key and returns it with its secret (shown once). A caller authenticated by a
+// key can only hand out permissions its own key holds.
+func Create(ctx context.Context, db *store.DB, c *httpx.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
+	if err := grantable(c, nk.Permissions); err != nil {
+		return nil, "", err
+	}
+	secret, preview := NewSecret()
+	k := &store.APIKey{ID: store.NewID(), WorkspaceID: nk.WorkspaceID, UserID: nk.UserID, Name: nk.Name, Preview: preview,
+		KeyHash: store.HashToken(secret), CreatedAt: now.Unix(), Permissions: nk.Permissions, CharacterLimit: nk.CharacterLimit,
+		ThirdPartyDisableAllowed: nk.ThirdPartyDisableAllowed, ServiceAccount: nk.ServiceAccount}
+	if err := db.CreateAPIKey(ctx, *k, secret); err != nil {
+		return nil, "", err
+	}
+	return k, secret, nil
+}
+
+// grantable refuses to let a key-authenticated caller give out permissions it lacks.
+func grantable(c *httpx.Caller, perms []string) error {
+	if c == nil {
+		return nil
+	}
+	for _, p := range perms {
+		if !c.Can(p) {
+			return httpx.Errorf(http.StatusUnauthorized, "missing_permissions",
+				"The API key doesn't have the permission %s, so it cannot give it to another key.", p)
+		}
+	}
+	return nil
+}
+
+// CallerPermissions is what a key grants a request: nil for every permission (keys with "all"),
+// else its list (never nil, so an empty list grants nothing).
+func CallerPermissions(k *store.APIKey) []string {
+	if k.AllPermissions() {
+		return nil
+	}
+	return append([]string{}, k.Permissions...)
+}
+
+// ErrKeyDisabled answers a request made with a disabled key.
+func ErrKeyDisabled(reason string) error {
+	msg := "This API key is disabled. A workspace admin, or its owner, can enable it again in the API keys settings."
+	if reason == "self_disabled" {
+		msg = "This API key was disabled by its holder (POST /v1/workspaces/api-keys/disable). Its owner can enable it again in the API keys settings."
+	}
+	return httpx.Errorf(http.StatusUnauthorized, "api_key_disabled", "%s", msg)
+}
+
+// DecodeNewKey reads a create-key body: name*, permissions (required when requirePermissions,
+// else "all" when absent), character_limit, allowed_ips (only null) and
+// third_party_disable_allowed. It fills the name and settings of nk.
+func DecodeNewKey(r *http.Request, maxBody int64, requirePermissions bool) (NewKey, error) {
+	b, err := decodeBody(r, maxBody, false)
+	if err != nil {
+		return NewKey{}, err
+	}
+	var v httpx.Validator
+	name := b.name(&v, true)
+	perms := b.permissions(&v, requirePermissions, false)
+	limit, _, _ := b.characterLimit(&v, false)
+	third, _ := b.thirdParty(&v, false)
+	b.allowedIPs(&v, false)
+	if err := v.Err(); err != nil {
+		return NewKey{}, err
+	}
+	if perms == nil {
+		perms = []string{All}
+	}
+	return NewKey{Name: *name, Permissions: perms, CharacterLimit: limit, ThirdPartyDisableAllowed: third}, nil
+}
+
+// decodeUpdate reads a PATCH-style body into a store update.
+func decodeUpdate(b body, v *httpx.Validator) store.APIKeyUpdate {
+	var u store.APIKeyUpdate
+	u.Name = b.name(v, false)
+	u.Permissions = b.permissions(v, false, true)
+	limit, clearLimit, _ := b.characterLimit(v, true)
+	u.CharacterLimit, u.ClearCharacterLimit = limit, clearLimit
+	if on := b.isEnabled(v); on != nil {
+		off := !*on
+		u.Disabled = &off
+	}
+	u.ThirdPartyDisable, u.ClearThirdParty = b.thirdParty(v, true)
+	b.allowedIPs(v, true)
+	return u
+}
+
+// changes describes an update for the audit log (never a secret).
+func changes(u store.APIKeyUpdate) map[string]any {
+	d := map[string]any{}
+	if u.Name != nil {
+		d["name"] = *u.Name
+	}
+	if u.Permissions != nil {
+		d["permissions"] = u.Permissions
+	}
+	if u.ClearCharacterLimit {
+		d["character_limit"] = nil
+	} else if u.CharacterLimit != nil {
+		d["character_limit"] = *u.CharacterLimit
+	}
+	if u.Disabled != nil {
+		d["is_enabled"] = !*u.Disabled
+	}
+	if u.ClearThirdParty {
+		d["third_party_disable_allowed"] = nil
+	} else if u.ThirdPartyDisable != nil {
+		d["third_party_disable_allowed"] = *u.ThirdPartyDisable
+	}
+	return d
+}
+
+// KeyJSON is a key in the reference's WorkspaceApiKeyResponseModel shape (plus Timbre's
+// key_preview and last_used_unix). permissions is null for a key with "all". Users' keys (Timbre's
+// own routes) leave out service_account_user_id and hashed_xi_api_key.
+func KeyJSON(k *store.APIKey) map[string]any {
+	var perms any
+	if !k.AllPermissions() {
+		perms = k.Permissions
+	}
+	var reason any
+	if k.IsDisabled && k.DisableReason != "" {
+		reason = k.DisableReason
+	}
+	m := map[string]any{
+		"name": k.Name, "hint": k.Preview, "key_id": k.ID, "created_at_unix": k.CreatedAt, "is_disabled": k.IsDisabled,
+		"permissions": perms, "disable_reason": reason, "character_limit": k.CharacterLimit, "character_count": k.CharacterCount,
+		"allowed_ips": nil, "third_party_disable_allowed": k.ThirdPartyDisableAllowed,
+		"key_preview": k.Preview, "last_used_unix": k.LastUsed,
+	}
+	if k.ServiceAccount {
+		m["service_account_user_id"] = k.UserID
+		m["hashed_xi_api_key"] = k.KeyHash // required by the reference's model
+	}
+	return m
+}
+
+var (
+	errKeyNotFound = httpx.Errorf(http.StatusNotFound, "api_key_not_found", "No API key with that id in this workspace.")
+	errSANotFound  = httpx.Errorf(http.StatusNotFound, "service_account_not_found", "No service account with that id in this workspace.")
+)
+
+// Handlers serves the service-account routes, key editing and the self-disable route.
+type Handlers struct {
+	DB      *store.DB
+	MaxBody int64
+	Now     func() time.Time
+}
+
+func (h *Handlers) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+// Routes registers the handlers.
+func (h *Handlers) Routes(rt *httpx.Router) {
+	read, write := httpx.Perm("workspace_read"), httpx.Perm("service_account_write")
+	rt.Authed("GET /v1/service-accounts", h.listServiceAccounts, read, httpx.AdminOnly)
+	rt.Authed("POST /v1/service-accounts", h.createServiceAccount, write, httpx.AdminOnly)
+	rt.Authed("DELETE /v1/service-accounts/{service_account_user_id}", h.deleteServiceAccount, write, httpx.AdminOnly)
+	rt.Authed("GET /v1/service-accounts/{service_account_user_id}/api-keys", h.listServiceAccountKeys, read, httpx.AdminOnly)
+	rt.Authed("POST /v1/service-accounts/{service_account_user_id}/api-keys", h.createServiceAccountKey, write, httpx.AdminOnly)
+	rt.Authed("PATCH /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}", h.editServiceAccountKey, write, httpx.AdminOnly)
+	rt.Authed("DELETE /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}", h.deleteServiceAccountKey, write, httpx.AdminOnly)
+	rt.Authed("POST /v1/workspaces/api-keys/disable", h.selfDisable)
+	rt.Authed("POST /v1/user/edit-api-key", h.editUserKey, httpx.Perm("create_user_api_key"))
+}
+
+func (h *Handlers) record(r *http.Request, class, activity, target string, details map[string]any) {
+	audit.Record(r.Context(), h.DB, r, "", "", audit.Event{Class: class, Activity: activity, Target: target, Details: details})
+}
+
+// serviceAccount loads the path's service account in the caller's workspace.
+func (h *Handlers) serviceAccount(r *http.Request) (*store.ServiceAccount, error) {
+	c := httpx.CallerFrom(r.Context())
+	sa, err := h.DB.ServiceAccountByID(r.Context(), c.WorkspaceID, r.PathValue("service_account_user_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errSANotFound
+	}
+	return sa, err
+}
+
+func (h *Handlers) listServiceAccounts(w http.ResponseWriter, r *http.Request) error {
+	c := httpx.CallerFrom(r.Context())
+	sas, err := h.DB.ListServiceAccounts(r.Context(), c.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	keys, err := h.DB.ListServiceAccountAPIKeys(r.Context(), c.WorkspaceID, "")
+	if err != nil {
+		return err
+	}
+	byOwner := map[string][]map[string]any{}
+	for i := range keys {
+		byOwner[keys[i].UserID] = append(byOwner[keys[i].UserID], KeyJSON(&keys[i]))
+	}
+	out := make([]map[string]any, 0, len(sas))
+	for _, sa := range sas {
+		ks := byOwner[sa.UserID]
+		if ks == nil {
+			ks = []map[string]any{}
+		}
+		out = append(out, map[string]any{"service_account_user_id": sa.UserID, "name": sa.Name, "created_at_unix": sa.CreatedAt,
+			"api-keys": ks, "default_sharing_groups": []any{}, "role": sa.Role})
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"service-accounts": out})
+	return nil
+}
+
+func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) error {
+	b, err := decodeBody(r, h.MaxBody, false)
+	if err != nil {
+		return err
+	}
+	var v httpx.Validator
+	name := b.name(&v, true)
+	if raw, ok := b["default_sharing_groups"]; ok && !isNull(raw) && strings.TrimSpace(string(raw)) != "[]" {
+		v.Add("body", "default_sharing_groups", "value_error", "Default sharing groups are not supported by this server yet; omit default_sharing_groups.")
+	}
+	role := httpx.RoleEditor
+	if raw, ok := b["role"]; ok && !isNull(raw) {
+		s, _ := str(raw)
+		if s != httpx.RoleEditor && s != httpx.RoleAdmin {
+			v.Add("body", "role", "enum", "Input should be 'editor' or 'admin'.")
+		}
+		role = s
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	c := httpx.CallerFrom(r.Context())
+	sa := store.ServiceAccount{UserID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: *name, Role: role, CreatedAt: h.now().Unix()}
+	err = h.DB.CreateServiceAccount(r.Context(), sa, MaxServiceAccounts)
+	if errors.Is(err, store.ErrLimitReached) {
+		return httpx.Errorf(http.StatusBadRequest, "service_account_limit_reached", "A workspace can have at most %d service accounts.", MaxServiceAccounts)
+	}
+	if err != nil {
+		return err
+	}
+	h.record(r, "service_account", "create", sa.UserID, map[string]any{"name": sa.Name, "role": sa.Role})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"service-account-user-id": sa.UserID})
+	return nil
+}
+
+func (h *Handlers) deleteServiceAccount(w http.ResponseWriter, r *http.Request) error {
+	sa, err := h.serviceAccount(r)
+	if err != nil {
+		return err
+	}
+	if err := h.DB.DeleteServiceAccount(r.Context(), sa.WorkspaceID, sa.UserID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errSANotFound
+		}
+		return err
+	}
+	h.record(r, "service_account", "delete", sa.UserID, map[string]any{"name": sa.Name})
+	httpx.OK(w)
+	return nil
+}
+
+func (h *Handlers) listServiceAccountKeys(w http.ResponseWriter, r *http.Request) error {
+	sa, err := h.serviceAccount(r)
+	if err != nil {
+		return err
+	}
+	keys, err := h.DB.ListServiceAccountAPIKeys(r.Context(), sa.WorkspaceID, sa.UserID)
+	if err != nil {
+		return err
+	}
+	out := make([]map[string]any, 0, len(keys))
+	for i := range keys {
+		out = append(out, KeyJSON(&keys[i]))
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"api-keys": out})
+	return nil
+}
+
+func (h *Handlers) createServiceAccountKey(w http.ResponseWriter, r *http.Request) error {
+	sa, err := h.serviceAccount(r)
+	if err != nil {
+		return err
+	}
+	nk, err := DecodeNewKey(r, h.MaxBody, true)
+	if err != nil {
+		return err
+	}
+	nk.WorkspaceID, nk.UserID, nk.ServiceAccount = sa.WorkspaceID, sa.UserID, true
+	k, secret, err := Create(r.Context(), h.DB, httpx.CallerFrom(r.Context()), nk, h.now())
+	if err != nil {
+		return err
+	}
+	h.record(r, "api_key", "create", k.ID, map[string]any{"name": k.Name, "service_account_user_id": sa.UserID,
+		"permissions": k.Permissions, "character_limit": k.CharacterLimit})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"xi-api-key": secret, "key_id": k.ID})
+	return nil
+}
+
+// update applies a PATCH-style body to key k.
+func (h *Handlers) update(r *http.Request, b body, k *store.APIKey) error {
+	var v httpx.Validator
+	u := decodeUpdate(b, &v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := grantable(httpx.CallerFrom(r.Context()), u.Permissions); err != nil {
+		return err
+	}
+	if err := h.DB.UpdateAPIKey(r.Context(), k.WorkspaceID, k.UserID, k.ID, u); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errKeyNotFound
+		}
+		return err
+	}
+	d := changes(u)
+	if k.ServiceAccount {
+		d["service_account_user_id"] = k.UserID
+	}
+	h.record(r, "api_key", "update", k.ID, d)
+	return nil
+}
+
+// serviceAccountKey loads the path's key of the path's service account.
+func (h *Handlers) serviceAccountKey(r *http.Request) (*store.APIKey, error) {
+	sa, err := h.serviceAccount(r)
+	if err != nil {
+		return nil, err
+	}
+	k, err := h.DB.APIKeyByID(r.Context(), sa.WorkspaceID, r.PathValue("api_key_id"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (!k.ServiceAccount || k.UserID != sa.UserID)) {
+		return nil, errKeyNotFound
+	}
+	return k, err
+}
+
+func (h *Handlers) editServiceAccountKey(w http.ResponseWriter, r *http.Request) error {
+	k, err := h.serviceAccountKey(r)
+	if err != nil {
+		return err
+	}
+	b, err := decodeBody(r, h.MaxBody, true)
+	if err != nil {
+		return err
+	}
+	if err := h.update(r, b, k); err != nil {
+		return err
+	}
+	httpx.OK(w)
+	return nil
+}
+
+func (h *Handlers) deleteServiceAccountKey(w http.ResponseWriter, r *http.Request) error {
+	k, err := h.serviceAccountKey(r)
+	if err != nil {
+		return err
+	}
+	if err := h.DB.DeleteServiceAccountAPIKey(r.Context(), k.WorkspaceID, k.UserID, k.ID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errKeyNotFound
+		}
+		return err
+	}
+	h.record(r, "api_key", "delete", k.ID, map[string]any{"name": k.Name, "service_account_user_id": k.UserID})
+	httpx.OK(w)
+	return nil
+}
+
+// editUserKey is POST /v1/user/edit-api-key: {key_id, name?, permissions?, character_limit?,
+// is_enabled?, third_party_disable_allowed?} with the PATCH route's sentinels. Users edit their
+// own keys; admins any user key of the workspace.
+func (h *Handlers) editUserKey(w http.ResponseWriter, r *http.Request) error {
+	b, err := decodeBody(r, h.MaxBody, false)
+	if err != nil {
+		return err
+	}
+	id, _ := str(b["key_id"])
+	if strings.TrimSpace(id) == "" {
+		return httpx.Invalid("body", "key_id", "missing", "Field required: the id of the key to edit.")
+	}
+	c := httpx.CallerFrom(r.Context())
+	k, err := h.DB.APIKeyByID(r.Context(), c.WorkspaceID, strings.TrimSpace(id))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && k.ServiceAccount) {
+		return errKeyNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if k.UserID != c.UserID && c.Role != httpx.RoleAdmin {
+		return httpx.ErrForbiddenRole
+	}
+	if err := h.update(r, b, k); err != nil {
+		return err
+	}
+	k, err = h.DB.APIKeyByID(r.Context(), c.WorkspaceID, k.ID)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, KeyJSON(k))
+	return nil
+}
+
+// selfDisable is POST /v1/workspaces/api-keys/disable?api_key_name=self: the key that
+// authenticates the request disables itself (a leaked key's finder can switch it off), unless
+// its owner forbade that (third_party_disable_allowed false).
+func (h *Handlers) selfDisable(w http.ResponseWriter, r *http.Request) error {
+	if name := r.URL.Query().Get("api_key_name"); name != "self" {
+		if name == "" {
+			return httpx.Invalid("query", "api_key_name", "missing", "Field required: set api_key_name=self to disable the key of this request.")
+		}
+		return httpx.Invalid("query", "api_key_name", "value_error", "Only api_key_name=self is supported: it disables the key of this request.")
+	}
+	c := httpx.CallerFrom(r.Context())
+	if c.APIKeyID == "" {
+		return httpx.Errorf(http.StatusBadRequest, "api_key_required", "Send the API key to disable in the xi-api-key header; a web session has no key to disable.")
+	}
+	k, err := h.DB.APIKeyByID(r.Context(), c.WorkspaceID, c.APIKeyID)
+	if errors.Is(err, store.ErrNotFound) {
+		return errKeyNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if k.ThirdPartyDisableAllowed != nil && !*k.ThirdPartyDisableAllowed {
+		return httpx.Errorf(http.StatusForbidden, "self_disable_not_allowed", "The owner of this API key does not allow disabling it this way.")
+	}
+	off := true
+	if err := h.DB.UpdateAPIKey(r.Context(), k.WorkspaceID, k.UserID, k.ID, store.APIKeyUpdate{Disabled: &off, DisableReason: "self_disabled"}); err != nil {
+		return err
+	}
+	h.record(r, "api_key", "disable", k.ID, map[string]any{"reason": "self_disabled"})
+	httpx.OK(w)
+	return nil
+}

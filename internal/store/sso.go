@@ -1,0 +1,282 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// SSO provider types.
+const (
+	SSOTypeOIDC = "oidc"
+	SSOTypeSAML = "saml"
+)
+
+// SSOProvider is a workspace's identity provider: OIDC (issuer, client id, the client secret
+// encrypted by the caller) or SAML (the IdP's entity id, SSO URL and signing certificate PEM).
+type SSOProvider struct {
+	ID          string
+	WorkspaceID string
+	Type        string
+	Name        string
+	Enabled     bool
+	Domains     []string // lower-case email domains the provider signs in
+
+	OIDCIssuer          string
+	OIDCClientID        string
+	OIDCClientSecretEnc string // ciphertext; the plaintext never reaches the database
+	OIDCScopes          string // space-separated, besides openid
+
+	SAMLEntityID    string
+	SAMLSSOURL      string
+	SAMLCertificate string // PEM
+
+	CreatedBy string
+	CreatedAt int64
+	UpdatedAt int64
+}
+
+const ssoProviderCols = `id, workspace_id, type, name, enabled, oidc_issuer, oidc_client_id, oidc_client_secret_enc, oidc_scopes,
+	saml_entity_id, saml_sso_url, saml_certificate, created_by_user_id, created_at_unix, updated_at_unix`
+
+func scanSSOProvider(row interface{ Scan(...any) error }) (*SSOProvider, error) {
+	p := &SSOProvider{}
+	err := row.Scan(&p.ID, &p.WorkspaceID, &p.Type, &p.Name, &p.Enabled, &p.OIDCIssuer, &p.OIDCClientID, &p.OIDCClientSecretEnc, &p.OIDCScopes,
+		&p.SAMLEntityID, &p.SAMLSSOURL, &p.SAMLCertificate, &p.CreatedBy, &p.CreatedAt, &p.UpdatedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return p, nil
+}
+
+// normDomains lower-cases, trims and de-duplicates domains.
+func normDomains(ds []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range ds {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d != "" && !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (tx *Tx) putSSODomains(ctx context.Context, p *SSOProvider) error {
+	if _, err := tx.exec(ctx, `DELETE FROM sso_domains WHERE provider_id = ? AND workspace_id = ?`, p.ID, p.WorkspaceID); err != nil {
+		return err
+	}
+	for _, d := range p.Domains {
+		if _, err := tx.exec(ctx, `INSERT INTO sso_domains (domain, provider_id, workspace_id) VALUES (?, ?, ?)`, d, p.ID, p.WorkspaceID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CreateSSOProvider stores a provider with its domains, all or nothing. A domain another provider
+// already covers is a unique violation (IsUniqueViolation).
+func (db *DB) CreateSSOProvider(ctx context.Context, p SSOProvider) error {
+	p.Domains = normDomains(p.Domains)
+	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `INSERT INTO sso_providers (`+ssoProviderCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			p.ID, p.WorkspaceID, p.Type, p.Name, p.Enabled, p.OIDCIssuer, p.OIDCClientID, p.OIDCClientSecretEnc, p.OIDCScopes,
+			p.SAMLEntityID, p.SAMLSSOURL, p.SAMLCertificate, p.CreatedBy, p.CreatedAt, p.UpdatedAt); err != nil {
+			return err
+		}
+		return tx.putSSODomains(ctx, &p)
+	})
+}
+
+// UpdateSSOProvider replaces a provider's settings and domains (type, workspace and creation stay).
+func (db *DB) UpdateSSOProvider(ctx context.Context, p SSOProvider) error {
+	p.Domains = normDomains(p.Domains)
+	return db.InTx(ctx, func(tx *Tx) error {
+		if err := affected(tx.exec(ctx, `UPDATE sso_providers SET name = ?, enabled = ?, oidc_issuer = ?, oidc_client_id = ?, oidc_client_secret_enc = ?,
+			oidc_scopes = ?, saml_entity_id = ?, saml_sso_url = ?, saml_certificate = ?, updated_at_unix = ? WHERE id = ? AND workspace_id = ?`,
+			p.Name, p.Enabled, p.OIDCIssuer, p.OIDCClientID, p.OIDCClientSecretEnc, p.OIDCScopes, p.SAMLEntityID, p.SAMLSSOURL, p.SAMLCertificate,
+			p.UpdatedAt, p.ID, p.WorkspaceID)); err != nil {
+			return err
+		}
+		return tx.putSSODomains(ctx, &p)
+	})
+}
+
+// DeleteSSOProvider removes a provider of the workspace (its domains and flows go with it).
+func (db *DB) DeleteSSOProvider(ctx context.Context, workspaceID, id string) error {
+	return affected(db.exec(ctx, `DELETE FROM sso_providers WHERE id = ? AND workspace_id = ?`, id, workspaceID))
+}
+
+func (db *DB) ssoDomains(ctx context.Context, workspaceID string) (map[string][]string, error) {
+	rows, err := db.query(ctx, `SELECT provider_id, domain FROM sso_domains WHERE workspace_id = ? ORDER BY domain`, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var pid, d string
+		if err := rows.Scan(&pid, &d); err != nil {
+			return nil, err
+		}
+		out[pid] = append(out[pid], d)
+	}
+	return out, rows.Err()
+}
+
+// SSOProvider loads a provider of the workspace.
+func (db *DB) SSOProvider(ctx context.Context, workspaceID, id string) (*SSOProvider, error) {
+	p, err := scanSSOProvider(db.queryRow(ctx, `SELECT `+ssoProviderCols+` FROM sso_providers WHERE id = ? AND workspace_id = ?`, id, workspaceID))
+	if err != nil {
+		return nil, err
+	}
+	ds, err := db.ssoDomains(ctx, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	p.Domains = ds[p.ID]
+	return p, nil
+}
+
+// ListSSOProviders lists the workspace's providers, oldest first.
+func (db *DB) ListSSOProviders(ctx context.Context, workspaceID string) ([]SSOProvider, error) {
+	rows, err := db.query(ctx, `SELECT `+ssoProviderCols+` FROM sso_providers WHERE workspace_id = ? ORDER BY created_at_unix, id`, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	var out []SSOProvider
+	for rows.Next() {
+		p, err := scanSSOProvider(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, *p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	ds, err := db.ssoDomains(ctx, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Domains = ds[out[i].ID]
+	}
+	return out, nil
+}
+
+// SSOProviderByDomain finds the provider covering an email domain (any workspace: this is how
+// sign-in finds where to send a user). Disabled providers are returned too; callers check.
+func (db *DB) SSOProviderByDomain(ctx context.Context, domain string) (*SSOProvider, error) {
+	var wsID, pid string
+	err := db.queryRow(ctx, `SELECT workspace_id, provider_id FROM sso_domains WHERE domain = ?`, strings.ToLower(strings.TrimSpace(domain))).Scan(&wsID, &pid)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return db.SSOProvider(ctx, wsID, pid)
+}
+
+// SSOFlow is a sign-in in flight, stored under the hash of its state.
+type SSOFlow struct {
+	ProviderID    string
+	WorkspaceID   string
+	NonceHash     string // OIDC: HashToken(nonce)
+	VerifierEnc   string // OIDC: the PKCE verifier, encrypted by the caller
+	SAMLRequestID string // SAML: the AuthnRequest's ID
+	RedirectPath  string
+	ExpiresAt     int64
+}
+
+// CreateSSOFlow stores a flow (and sweeps away expired ones).
+func (db *DB) CreateSSOFlow(ctx context.Context, state string, f SSOFlow, now time.Time) error {
+	return db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `DELETE FROM sso_flows WHERE expires_at_unix < ?`, now.Unix()-3600); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `INSERT INTO sso_flows (state_hash, provider_id, workspace_id, nonce_hash, verifier_enc, saml_request_id, redirect_path, created_at_unix, expires_at_unix, used)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			HashToken(state), f.ProviderID, f.WorkspaceID, f.NonceHash, f.VerifierEnc, f.SAMLRequestID, f.RedirectPath, now.Unix(), f.ExpiresAt, false)
+		return err
+	})
+}
+
+// UseSSOFlow marks an unexpired, unused flow used and returns it: a state works once.
+func (db *DB) UseSSOFlow(ctx context.Context, state string, now time.Time) (*SSOFlow, error) {
+	f := &SSOFlow{}
+	err := db.InTx(ctx, func(tx *Tx) error {
+		return tx.queryRow(ctx, `UPDATE sso_flows SET used = ? WHERE state_hash = ? AND used = ? AND expires_at_unix > ?
+			RETURNING provider_id, workspace_id, nonce_hash, verifier_enc, saml_request_id, redirect_path, expires_at_unix`,
+			true, HashToken(state), false, now.Unix()).Scan(&f.ProviderID, &f.WorkspaceID, &f.NonceHash, &f.VerifierEnc, &f.SAMLRequestID, &f.RedirectPath, &f.ExpiresAt)
+	})
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return f, nil
+}
+
+// AutoProvisioning is the workspace's user_auto_provisioning setting.
+type AutoProvisioning struct {
+	Enabled        bool
+	EnabledAtUnix  *int64
+	EnabledByEmail string
+}
+
+// SSOAutoProvisioning reads the workspace's user auto-provisioning setting.
+func (db *DB) SSOAutoProvisioning(ctx context.Context, workspaceID string) (*AutoProvisioning, error) {
+	a := &AutoProvisioning{}
+	var at sql.NullInt64
+	var by sql.NullString
+	err := db.queryRow(ctx, `SELECT user_auto_provisioning_enabled, user_auto_provisioning_enabled_at_unix, user_auto_provisioning_enabled_by_user_email
+		FROM workspaces WHERE id = ?`, workspaceID).Scan(&a.Enabled, &at, &by)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if at.Valid {
+		a.EnabledAtUnix = &at.Int64
+	}
+	a.EnabledByEmail = by.String
+	return a, nil
+}
+
+// SetSSOAutoProvisioning turns auto-provisioning on (recording who and when, unless it already
+// was on) or off (clearing both).
+func (db *DB) SetSSOAutoProvisioning(ctx context.Context, workspaceID string, enabled bool, byEmail string, now time.Time) error {
+	if !enabled {
+		return affected(db.exec(ctx, `UPDATE workspaces SET user_auto_provisioning_enabled = ?, user_auto_provisioning_enabled_at_unix = NULL,
+			user_auto_provisioning_enabled_by_user_email = NULL WHERE id = ?`, false, workspaceID))
+	}
+	return db.InTx(ctx, func(tx *Tx) error {
+		var on bool
+		if err := tx.queryRow(ctx, `SELECT user_auto_provisioning_enabled FROM workspaces WHERE id = ?`, workspaceID).Scan(&on); err != nil {
+			return notFound(err)
+		}
+		if on {
+			return nil
+		}
+		return affected(tx.exec(ctx, `UPDATE workspaces SET user_auto_provisioning_enabled = ?, user_auto_provisioning_enabled_at_unix = ?,
+			user_auto_provisioning_enabled_by_user_email = ? WHERE id = ?`, true, now.Unix(), byEmail, workspaceID))
+	})
+}
+
+// CreateSSOUser provisions a user signed in by a workspace's identity provider: verified email,
+// no password (the empty hash matches none), the workspace as their default and an editor
+// membership, all or nothing. An existing email is a unique violation.
+func (db *DB) CreateSSOUser(ctx context.Context, email, firstName, workspaceID string, now time.Time) (*User, error) {
+	u := &User{ID: NewID(), Email: strings.ToLower(strings.TrimSpace(email)), EmailVerified: true, FirstName: firstName, WorkspaceID: workspaceID, CreatedAt: now.Unix()}
+	err := db.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.exec(ctx, `INSERT INTO users (id, email, password_hash, email_verified, first_name, workspace_id, created_at_unix) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			u.ID, u.Email, "", true, u.FirstName, workspaceID, u.CreatedAt); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at_unix) VALUES (?, ?, ?, ?)`, workspaceID, u.ID, "editor", now.Unix())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}

@@ -1,0 +1,342 @@
+package webhook
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"timbre/internal/audit"
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+)
+
+// Handlers serves the workspace webhook routes (admins only).
+type Handlers struct {
+	Svc     *Service
+	MaxBody int64
+}
+
+// Routes registers the handlers.
+func (h *Handlers) Routes(rt *httpx.Router) {
+	rt.Authed("GET /v1/workspace/webhooks", h.list, httpx.Perm("workspace_read"), httpx.AdminOnly)
+	rt.Authed("POST /v1/workspace/webhooks", h.create, httpx.Perm("webhooks_write"), httpx.AdminOnly)
+	rt.Authed("PATCH /v1/workspace/webhooks/{webhook_id}", h.update, httpx.Perm("webhooks_write"), httpx.AdminOnly)
+	rt.Authed("DELETE /v1/workspace/webhooks/{webhook_id}", h.delete, httpx.Perm("webhooks_write"), httpx.AdminOnly)
+	rt.Authed("GET /api/workspace/webhooks/{webhook_id}/deliveries", h.deliveries, httpx.Perm("workspace_read"), httpx.AdminOnly)
+}
+
+// Limits on what a webhook may hold.
+const (
+	MaxNameLen    = 100
+	MaxURLLen     = 2048
+	MaxHeaders    = 20
+	MaxHeaderLen  = 1024
+	MaxPerSpace   = 100
+	secretPrefix  = "wsec_"
+	secretRandLen = 48
+)
+
+// ErrWebhookNotFound answers a webhook id that is not in the caller's workspace.
+var ErrWebhookNotFound = &httpx.Error{HTTPStatus: http.StatusNotFound, Status: "webhook_not_found", Message: "The webhook was not found in this workspace."}
+
+func invalid(loc []any, typ, msg string) *httpx.ValidationError {
+	return &httpx.ValidationError{Fields: []httpx.FieldError{{Loc: loc, Msg: msg, Type: typ}}}
+}
+
+func (h *Handlers) maxBody() int64 {
+	if h.MaxBody > 0 {
+		return h.MaxBody
+	}
+	return 1 << 20
+}
+
+// view renders a webhook as the API's WorkspaceWebhookResponseModel.
+func view(w *store.Webhook, withUsages bool) map[string]any {
+	out := map[string]any{
+		"name": w.Name, "webhook_id": w.ID, "webhook_url": w.URL, "is_disabled": w.IsDisabled, "is_auto_disabled": w.IsAutoDisabled,
+		"created_at_unix": w.CreatedAt, "auth_type": w.AuthType, "usage": nil, "events": nil,
+		"most_recent_failure_error_code": w.LastFailureCode, "most_recent_failure_timestamp": w.LastFailureUnix,
+	}
+	if withUsages {
+		usage := []map[string]string{}
+		for _, e := range w.Events {
+			if u, ok := usageOf[e]; ok {
+				usage = append(usage, map[string]string{"usage_type": u})
+			}
+		}
+		out["usage"], out["events"] = usage, w.Events
+	}
+	return out
+}
+
+func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
+	withUsages := false
+	if s := r.URL.Query().Get("include_usages"); s != "" {
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return httpx.Invalid("query", "include_usages", "bool_parsing", "Input should be a valid boolean, unable to interpret input.")
+		}
+		withUsages = b
+	}
+	hooks, err := h.Svc.DB.ListWebhooks(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID)
+	if err != nil {
+		return err
+	}
+	out := make([]map[string]any, 0, len(hooks))
+	for i := range hooks {
+		out = append(out, view(&hooks[i], withUsages))
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"webhooks": out})
+	return nil
+}
+
+// checkHeaders validates custom request headers; loc is where they sit in the body.
+func checkHeaders(hdr map[string]string, loc []any) error {
+	if len(hdr) > MaxHeaders {
+		return invalid(loc, "too_long", "At most "+strconv.Itoa(MaxHeaders)+" request headers are allowed.")
+	}
+	for k, v := range hdr {
+		if k == "" || strings.ContainsFunc(k, func(c rune) bool { return c <= ' ' || c >= 0x7f || strings.ContainsRune("()<>@,;:\\\"/[]?={}", c) }) {
+			return invalid(append(slices.Clone(loc), k), "value_error", "The header name "+strconv.Quote(k)+" is not a valid HTTP header name.")
+		}
+		if slices.Contains(reserved, strings.ToLower(k)) {
+			return invalid(append(slices.Clone(loc), k), "value_error", "The header "+k+" is set by Timbre and cannot be replaced.")
+		}
+		if len(v) > MaxHeaderLen || strings.ContainsAny(v, "\r\n\x00") {
+			return invalid(append(slices.Clone(loc), k), "value_error", "Header values must be at most 1024 characters, without line breaks.")
+		}
+	}
+	return nil
+}
+
+func checkName(name string, loc []any) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", invalid(loc, "missing", "Please give the webhook a name.")
+	}
+	if utf8.RuneCountInString(name) > MaxNameLen {
+		return "", invalid(loc, "string_too_long", "The name must be at most 100 characters.")
+	}
+	return name, nil
+}
+
+func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Settings *struct {
+			AuthType       *string           `json:"auth_type"`
+			Name           *string           `json:"name"`
+			WebhookURL     *string           `json:"webhook_url"`
+			RequestHeaders map[string]string `json:"request_headers"`
+		} `json:"settings"`
+	}
+	if err := httpx.DecodeJSON(r, h.maxBody(), &body); err != nil {
+		return err
+	}
+	st := body.Settings
+	if st == nil {
+		return invalid([]any{"body", "settings"}, "missing", "Field required")
+	}
+	if st.AuthType == nil {
+		return invalid([]any{"body", "settings", "auth_type"}, "missing", "Field required")
+	}
+	if *st.AuthType != "hmac" {
+		return invalid([]any{"body", "settings", "auth_type"}, "literal_error", "Input should be 'hmac': Timbre signs webhooks with HMAC only.")
+	}
+	if st.Name == nil {
+		return invalid([]any{"body", "settings", "name"}, "missing", "Field required")
+	}
+	name, err := checkName(*st.Name, []any{"body", "settings", "name"})
+	if err != nil {
+		return err
+	}
+	if st.WebhookURL == nil {
+		return invalid([]any{"body", "settings", "webhook_url"}, "missing", "Field required")
+	}
+	u := strings.TrimSpace(*st.WebhookURL)
+	if len(u) > MaxURLLen {
+		return invalid([]any{"body", "settings", "webhook_url"}, "string_too_long", "The webhook URL must be at most 2048 characters.")
+	}
+	if err := h.Svc.Guard.CheckURL(r.Context(), u); err != nil {
+		return invalid([]any{"body", "settings", "webhook_url"}, "value_error", err.Error())
+	}
+	if err := checkHeaders(st.RequestHeaders, []any{"body", "settings", "request_headers"}); err != nil {
+		return err
+	}
+	c := httpx.CallerFrom(r.Context())
+	existing, err := h.Svc.DB.ListWebhooks(r.Context(), c.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	if len(existing) >= MaxPerSpace {
+		return httpx.Errorf(http.StatusBadRequest, "webhook_limit_reached", "A workspace can have at most %d webhooks.", MaxPerSpace)
+	}
+	secret := secretPrefix + store.RandomString(secretRandLen)
+	secretEnc, err := h.Svc.Box.Seal(secret)
+	if err != nil {
+		return err
+	}
+	headersEnc := ""
+	if len(st.RequestHeaders) > 0 {
+		raw, _ := json.Marshal(st.RequestHeaders)
+		if headersEnc, err = h.Svc.Box.Seal(string(raw)); err != nil {
+			return err
+		}
+	}
+	wh := store.Webhook{ID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: name, URL: u, AuthType: "hmac", SecretEnc: secretEnc, HeadersEnc: headersEnc,
+		Events: []string{}, RetryEnabled: true, CreatedByUserID: c.UserID, CreatedAt: h.Svc.now().Unix()}
+	if err := h.Svc.DB.CreateWebhook(r.Context(), wh); err != nil {
+		return err
+	}
+	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "webhook", Activity: "create", Target: wh.ID,
+		Details: map[string]any{"name": name, "webhook_url": u}})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"webhook_id": wh.ID, "webhook_secret": secret})
+	return nil
+}
+
+func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		IsDisabled     *bool             `json:"is_disabled"`
+		Name           *string           `json:"name"`
+		RetryEnabled   *bool             `json:"retry_enabled"`
+		RequestHeaders map[string]string `json:"request_headers"`
+		Events         *[]string         `json:"events"`
+	}
+	if err := httpx.DecodeJSON(r, h.maxBody(), &body); err != nil {
+		return err
+	}
+	var v httpx.Validator
+	if body.IsDisabled == nil {
+		v.Add("body", "is_disabled", "missing", "Field required")
+	}
+	var name string
+	if body.Name == nil {
+		v.Add("body", "name", "missing", "Field required")
+	} else {
+		var err error
+		if name, err = checkName(*body.Name, []any{"body", "name"}); err != nil {
+			return err
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := checkHeaders(body.RequestHeaders, []any{"body", "request_headers"}); err != nil {
+		return err
+	}
+	if body.Events != nil {
+		for i, e := range *body.Events {
+			if !slices.Contains(Events, e) {
+				return invalid([]any{"body", "events", i}, "enum", "Input should be 'voice_library_removal_notice', 'speech_to_text', 'agent_qa' or 'flows'.")
+			}
+		}
+		ev := slices.Compact(slices.Sorted(slices.Values(*body.Events)))
+		body.Events = &ev
+	}
+	c := httpx.CallerFrom(r.Context())
+	id := r.PathValue("webhook_id")
+	before, err := h.Svc.DB.Webhook(r.Context(), c.WorkspaceID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrWebhookNotFound
+	}
+	if err != nil {
+		return err
+	}
+	upd := store.WebhookUpdate{Name: &name, IsDisabled: body.IsDisabled, RetryEnabled: body.RetryEnabled, Events: body.Events}
+	if body.RequestHeaders != nil {
+		enc := ""
+		if len(body.RequestHeaders) > 0 {
+			raw, _ := json.Marshal(body.RequestHeaders)
+			if enc, err = h.Svc.Box.Seal(string(raw)); err != nil {
+				return err
+			}
+		}
+		upd.HeadersEnc = &enc
+	}
+	if err := h.Svc.DB.UpdateWebhook(r.Context(), c.WorkspaceID, id, upd); errors.Is(err, store.ErrNotFound) {
+		return ErrWebhookNotFound
+	} else if err != nil {
+		return err
+	}
+	activity := "update"
+	switch {
+	case *body.IsDisabled && !before.IsDisabled:
+		activity = "disable"
+	case !*body.IsDisabled && (before.IsDisabled || before.IsAutoDisabled):
+		activity = "enable"
+	}
+	details := map[string]any{"name": name, "is_disabled": *body.IsDisabled}
+	if body.Events != nil {
+		details["events"] = *body.Events
+	}
+	if body.RetryEnabled != nil {
+		details["retry_enabled"] = *body.RetryEnabled
+	}
+	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "webhook", Activity: activity, Target: id, Details: details})
+	httpx.OK(w)
+	return nil
+}
+
+func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
+	c := httpx.CallerFrom(r.Context())
+	id := r.PathValue("webhook_id")
+	if err := h.Svc.DB.DeleteWebhook(r.Context(), c.WorkspaceID, id); errors.Is(err, store.ErrNotFound) {
+		return ErrWebhookNotFound
+	} else if err != nil {
+		return err
+	}
+	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "webhook", Activity: "delete", Target: id})
+	httpx.OK(w)
+	return nil
+}
+
+func (h *Handlers) deliveries(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit, cursor := 50, int64(0)
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 100 {
+			return httpx.Invalid("query", "limit", "value_error", "Input should be an integer from 1 to 100.")
+		}
+		limit = n
+	}
+	if s := q.Get("cursor"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 {
+			return httpx.Invalid("query", "cursor", "value_error", "The cursor is not one this server gave out.")
+		}
+		cursor = n
+	}
+	c := httpx.CallerFrom(r.Context())
+	id := r.PathValue("webhook_id")
+	if _, err := h.Svc.DB.Webhook(r.Context(), c.WorkspaceID, id); errors.Is(err, store.ErrNotFound) {
+		return ErrWebhookNotFound
+	} else if err != nil {
+		return err
+	}
+	rows, more, err := h.Svc.DB.ListWebhookAttempts(r.Context(), c.WorkspaceID, id, cursor, limit)
+	if err != nil {
+		return err
+	}
+	out := make([]map[string]any, 0, len(rows))
+	for _, a := range rows {
+		var code, msg any
+		if a.StatusCode != 0 {
+			code = a.StatusCode
+		}
+		if a.Error != "" {
+			msg = a.Error
+		}
+		out = append(out, map[string]any{"id": a.ID, "delivery_id": a.DeliveryID, "event_type": a.EventType, "attempt": a.Attempt,
+			"timestamp_unix_ms": a.AtUnixMs, "status_code": code, "duration_ms": a.DurationMs, "error": msg, "success": a.Success, "will_retry": a.WillRetry})
+	}
+	var next any
+	if more {
+		next = strconv.FormatInt(rows[len(rows)-1].Seq, 10)
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"deliveries": out, "has_more": more, "next_cursor": next})
+	return nil
+}

@@ -1,0 +1,237 @@
+package workspace
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+
+	"timbre/internal/audit"
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+)
+
+// ShareableTypes are the resource types Timbre shares: the workspace's own voices, and its
+// history items (a Timbre extension of the API's WorkspaceResourceType).
+var ShareableTypes = []string{store.ResourceVoice, store.ResourceHistory}
+
+// ShareRoles are the roles a grant can give, in the API's order.
+var ShareRoles = []string{"admin", "editor", "commenter", "viewer"}
+
+func validType(v *httpx.Validator, where, typ string) {
+	if typ == "" {
+		v.Add(where, "resource_type", "missing", "Field required: the resource type (voice or history).")
+	} else if !slices.Contains(ShareableTypes, typ) {
+		v.Add(where, "resource_type", "enum", "Timbre shares resources of type 'voice' or 'history'.")
+	}
+}
+
+func resourceNotFound(typ, id string) error {
+	return httpx.Errorf(http.StatusNotFound, "resource_not_found", "Resource '%s' of type %s was not found in this workspace.", id, typ)
+}
+
+// resourceOf finds the resource of the caller's workspace.
+func (h *Handlers) resourceOf(r *http.Request, typ string) (*store.Resource, error) {
+	id := r.PathValue("resource_id")
+	res, err := h.Svc.DB.ResourceOf(r.Context(), caller(r).WorkspaceID, typ, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, resourceNotFound(typ, id)
+	}
+	return res, err
+}
+
+func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
+	typ := r.URL.Query().Get("resource_type")
+	var v httpx.Validator
+	validType(&v, "query", typ)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	res, err := h.resourceOf(r, typ)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	ws := caller(r).WorkspaceID
+	shares, err := h.Svc.DB.ListShares(ctx, ws, typ, res.ID)
+	if err != nil {
+		return err
+	}
+	roles := map[string][]string{}
+	for _, role := range ShareRoles {
+		roles[role] = []string{}
+	}
+	granted := map[string]bool{}
+	if res.CreatorUserID != "" {
+		roles["admin"] = append(roles["admin"], res.CreatorUserID)
+		granted["user:"+res.CreatorUserID] = true
+	}
+	for _, s := range shares {
+		roles[s.Role] = append(roles[s.Role], s.PrincipalID)
+		granted[s.PrincipalType+":"+s.PrincipalID] = true
+	}
+	options := []map[string]any{}
+	members, err := h.Svc.DB.ListMembers(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, m := range members {
+		if !granted["user:"+m.UserID] {
+			options = append(options, map[string]any{"name": m.Email, "id": m.UserID, "type": "user"})
+		}
+	}
+	groups, err := h.Svc.DB.ListGroups(ctx, ws, "")
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		if !granted["group:"+g.ID] {
+			options = append(options, map[string]any{"name": g.Name, "id": g.ID, "type": "group"})
+		}
+	}
+	var name, creator, anon any
+	if res.Name != "" {
+		name = truncate(res.Name, 100)
+	}
+	if res.CreatorUserID != "" {
+		creator = res.CreatorUserID
+	}
+	if res.PublicLink {
+		anon = "viewer"
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"resource_id": res.ID, "resource_name": name, "resource_type": typ, "creator_user_id": creator,
+		"anonymous_access_level_override": anon, "role_to_group_ids": roles, "share_options": options})
+	return nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+type shareBody struct {
+	Role              *string `json:"role"`
+	ResourceType      *string `json:"resource_type"`
+	UserEmail         *string `json:"user_email"`
+	GroupID           *string `json:"group_id"`
+	WorkspaceAPIKeyID *string `json:"workspace_api_key_id"`
+}
+
+// target validates the body and resolves whom it names, in the caller's workspace.
+func (h *Handlers) shareTarget(r *http.Request, needRole bool) (*store.Resource, store.Share, error) {
+	var body shareBody
+	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
+		return nil, store.Share{}, err
+	}
+	var v httpx.Validator
+	typ := ""
+	if body.ResourceType != nil {
+		typ = *body.ResourceType
+	}
+	validType(&v, "body", typ)
+	var s store.Share
+	if needRole {
+		switch {
+		case body.Role == nil:
+			v.Add("body", "role", "missing", "Field required: admin, editor, commenter or viewer.")
+		case !slices.Contains(ShareRoles, *body.Role):
+			v.Add("body", "role", "enum", "Input should be 'admin', 'editor', 'commenter' or 'viewer'.")
+		default:
+			s.Role = *body.Role
+		}
+	}
+	set := 0
+	for _, p := range []*string{body.UserEmail, body.GroupID, body.WorkspaceAPIKeyID} {
+		if p != nil && strings.TrimSpace(*p) != "" {
+			set++
+		}
+	}
+	if set != 1 {
+		v.Add("body", "user_email", "value_error", "Give exactly one of user_email, group_id or workspace_api_key_id.")
+	}
+	if err := v.Err(); err != nil {
+		return nil, s, err
+	}
+	res, err := h.resourceOf(r, typ)
+	if err != nil {
+		return nil, s, err
+	}
+	ctx := r.Context()
+	ws := caller(r).WorkspaceID
+	switch {
+	case body.UserEmail != nil && strings.TrimSpace(*body.UserEmail) != "":
+		email := normEmail(*body.UserEmail)
+		m, err := h.Svc.DB.MemberByEmail(ctx, ws, email)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, s, memberNotFound(email)
+		}
+		if err != nil {
+			return nil, s, err
+		}
+		s.PrincipalType, s.PrincipalID = "user", m.UserID
+	case body.GroupID != nil && strings.TrimSpace(*body.GroupID) != "":
+		id := strings.TrimSpace(*body.GroupID)
+		if id == "default" {
+			s.PrincipalType, s.PrincipalID = "default", "default"
+			break
+		}
+		if _, err := h.Svc.DB.GroupByID(ctx, ws, id); errors.Is(err, store.ErrNotFound) {
+			return nil, s, groupNotFound(id)
+		} else if err != nil {
+			return nil, s, err
+		}
+		s.PrincipalType, s.PrincipalID = "group", id
+	default:
+		id := strings.TrimSpace(*body.WorkspaceAPIKeyID)
+		userID, err := h.Svc.DB.APIKeyUserOf(ctx, ws, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, s, httpx.Errorf(http.StatusNotFound, "api_key_not_found", "API key '%s' was not found in this workspace.", id)
+		}
+		if err != nil {
+			return nil, s, err
+		}
+		s.PrincipalType, s.PrincipalID = "user", userID
+	}
+	return res, s, nil
+}
+
+func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
+	res, s, err := h.shareTarget(r, true)
+	if err != nil {
+		return err
+	}
+	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
+		return httpx.Errorf(http.StatusBadRequest, "creator_access", "The creator of a resource always keeps admin access to it.")
+	}
+	err = h.Svc.DB.ShareResource(r.Context(), caller(r).WorkspaceID, res.Type, res.ID, s, h.Svc.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return resourceNotFound(res.Type, res.ID)
+	}
+	if err != nil {
+		return err
+	}
+	h.record(r, audit.Event{Class: "sharing", Activity: "share", Target: res.ID,
+		Details: map[string]any{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID, "role": s.Role}})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+	return nil
+}
+
+func (h *Handlers) unshare(w http.ResponseWriter, r *http.Request) error {
+	res, s, err := h.shareTarget(r, false)
+	if err != nil {
+		return err
+	}
+	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
+		return httpx.Errorf(http.StatusBadRequest, "creator_access", "You cannot remove permissions from the user who created the resource.")
+	}
+	if err := h.Svc.DB.UnshareResource(r.Context(), caller(r).WorkspaceID, res.Type, res.ID, s); err != nil {
+		return err
+	}
+	h.record(r, audit.Event{Class: "sharing", Activity: "unshare", Target: res.ID,
+		Details: map[string]any{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID}})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+	return nil
+}
