@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"timbre/internal/account"
 	"timbre/internal/apikey"
 	"timbre/internal/audit"
 	"timbre/internal/auth"
@@ -24,6 +25,7 @@ import (
 	"timbre/internal/httpx"
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
+	"timbre/internal/secret"
 	"timbre/internal/server"
 	"timbre/internal/speech"
 	"timbre/internal/sso"
@@ -112,26 +114,24 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	if sender == nil {
 		sender = mail.New(mail.SMTPConfig{Host: cfg.SMTPHost, Port: cfg.SMTPPort, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, From: cfg.SMTPFrom}, a.DB, a.Log)
 	}
-	secretKey, err := webhook.LoadKey(cfg.DataDir, cfg.SecretKey)
+	// One server key (TIMBRE_SECRET_KEY or <data>/secret.key) seals every secret kept at rest.
+	box, err := secret.Load(cfg.DataDir, cfg.SecretKey)
 	if err != nil {
 		return nil, fmt.Errorf("secret key: %w", err)
 	}
 	wsSvc := &workspace.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL}
-	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL, SecretKey: secretKey, Blobs: a.Blob, Invites: wsSvc}
-	ssoBox, err := sso.NewSecretBox(secretKey)
-	if err != nil {
-		return nil, err
-	}
-	ssoSvc := &sso.Service{DB: a.DB, Box: ssoBox, PublicURL: cfg.PublicURL,
+	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL, Box: box, Blobs: a.Blob, Invites: wsSvc}
+	ssoSvc := &sso.Service{DB: a.DB, Box: box, PublicURL: cfg.PublicURL,
 		OpenSession: func(ctx context.Context, r *http.Request, u *store.User) (string, string, error) {
 			return a.Auth.OpenSessionFor(ctx, u, auth.ClientOf(r))
 		},
 		SeatCheck: wsSvc.SeatAvailable, InviteWorkspace: wsSvc.InviteWorkspace}
-	if a.Webhooks, err = webhook.New(a.DB, cfg.DataDir, webhook.Config{SecretKey: cfg.SecretKey,
+	if a.Webhooks, err = webhook.New(a.DB, box, webhook.Config{
 		AllowPrivate: cfg.WebhookAllowPrivate, AllowCIDRs: cfg.WebhookAllowCIDRs, AllowHTTP: cfg.WebhookAllowHTTP,
 		MaxFailures: cfg.WebhookMaxFailures}, a.Log); err != nil {
 		return nil, fmt.Errorf("webhooks: %w", err)
 	}
+	acct := &account.Service{DB: a.DB, TrustGeoHeaders: cfg.TrustGeoHeaders}
 	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL}
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
@@ -144,7 +144,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&speech.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
 		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: speech.ModelsFor},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
-		&user.Handlers{DB: a.DB},
+		&account.Handlers{Svc: acct, MaxBody: cfg.MaxBodyBytes},
+		&user.Handlers{DB: a.DB, Account: acct},
 		docs.Handlers{},
 		&webhook.Handlers{Svc: a.Webhooks, MaxBody: cfg.MaxBodyBytes},
 		&audit.Handlers{DB: a.DB},

@@ -17,17 +17,20 @@ import (
 // PurgeInterval is how often deleted history audio is looked for.
 const PurgeInterval = 10 * time.Minute
 
-// StartJobs starts River's workers in this process: voice previews and history clean-up. It
-// enqueues previews for premade voices that have none, and the periodic purge.
+// StartJobs starts River's workers in this process: voice previews, history clean-up, webhook
+// deliveries and the deletion of expired security rows. It enqueues previews for premade voices
+// that have none, and the periodic purge and clean-up.
 func (a *App) StartJobs(ctx context.Context) error {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &speech.PreviewWorker{Svc: a.Speech})
 	river.AddWorker(workers, &history.PurgeWorker{DB: a.DB, Blob: a.Blob, Retention: a.Cfg.HistoryRetention})
 	river.AddWorker(workers, &webhook.DeliverWorker{Svc: a.Webhooks})
+	river.AddWorker(workers, &CleanupWorker{DB: a.DB, Log: a.Log})
 	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
 		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeInterval),
-			func() (river.JobArgs, *river.InsertOpts) { return history.PurgeArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})},
+			func() (river.JobArgs, *river.InsertOpts) { return history.PurgeArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}),
+			CleanupJob()},
 	})
 	if err != nil {
 		return err

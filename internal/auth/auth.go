@@ -15,6 +15,7 @@ import (
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/plan"
+	"timbre/internal/secret"
 	"timbre/internal/store"
 )
 
@@ -53,9 +54,9 @@ type Service struct {
 	Mail      mailer.Sender
 	PublicURL string
 	Now       func() time.Time
-	// SecretKey (32 bytes) encrypts TOTP secrets at rest (AES-256-GCM). Without it they are
-	// stored as they are.
-	SecretKey []byte
+	// Box seals TOTP secrets at rest (AES-256-GCM under the server key). Without it they are
+	// stored as they are (tests only).
+	Box *secret.Box
 	// Invites lets a sign-up accept a workspace invitation; nil refuses invite codes.
 	Invites Invites
 	// Blobs removes the audio of deleted accounts' workspaces; nil leaves the blobs.
@@ -275,6 +276,10 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	if err != nil {
 		return nil, err
 	}
+	if u.IsServiceAccount { // API keys only: no password sign-in, whatever the row holds
+		CheckPassword(dummyHash, in.Password)
+		return fail(nil)
+	}
 	if !CheckPassword(u.PasswordHash, in.Password) {
 		return fail(u)
 	}
@@ -353,6 +358,9 @@ func (s *Service) SendPasswordResetFrom(ctx context.Context, c Client, email str
 	}
 	if err != nil {
 		return err
+	}
+	if u.IsServiceAccount { // no password to reset; answered as for an unknown address
+		return nil
 	}
 	code := store.RandomString(32)
 	if err := s.DB.CreateActionCode(ctx, code, u.ID, store.CodeResetPassword, s.now().Add(resetCodeTTL)); err != nil {

@@ -2,13 +2,8 @@ package auth
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -65,7 +60,7 @@ func (s *Service) StartTOTP(ctx context.Context, c Client, userID string) (*TOTP
 	if err != nil {
 		return nil, err
 	}
-	sealed, err := s.seal(key.Secret())
+	sealed, err := s.seal(userID, key.Secret())
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +94,7 @@ func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, code string
 	if err := s.mfaAllowed(ctx, c, userID); err != nil {
 		return nil, err
 	}
-	secret, err := s.open(m.PendingSecret)
+	secret, err := s.open(userID, m.PendingSecret)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +223,7 @@ func (s *Service) checkSecondFactor(ctx context.Context, c Client, userID, code,
 		return nil, err
 	}
 	if code != "" {
-		secret, err := s.open(m.TOTPSecret)
+		secret, err := s.open(userID, m.TOTPSecret)
 		if err != nil {
 			return nil, err
 		}
@@ -339,54 +334,28 @@ func backupCodeHash(userID, code string) string {
 	return store.HashToken("backup-code:" + userID + ":" + norm)
 }
 
-// seal encrypts a TOTP secret with SecretKey (AES-256-GCM) as "v1:" + base64(nonce|ciphertext).
-func (s *Service) seal(secret string) (string, error) {
-	if len(s.SecretKey) == 0 {
+// seal encrypts a TOTP secret with the server's Box, bound to the user (the purpose). Without a
+// Box (tests) it is stored as it is.
+func (s *Service) seal(userID, secret string) (string, error) {
+	if s.Box == nil {
 		return secret, nil
 	}
-	gcm, err := s.gcm()
-	if err != nil {
-		return "", err
-	}
-	nonce := make([]byte, gcm.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return "", err
-	}
-	return "v1:" + base64.RawStdEncoding.EncodeToString(gcm.Seal(nonce, nonce, []byte(secret), []byte("totp"))), nil
+	return s.Box.Seal(secret, totpPurpose(userID))
 }
 
 // open reverses seal.
-func (s *Service) open(stored string) (string, error) {
-	rest, ok := strings.CutPrefix(stored, "v1:")
-	if !ok {
+func (s *Service) open(userID, stored string) (string, error) {
+	if !strings.HasPrefix(stored, "v1:") {
 		return stored, nil // stored without a key
 	}
-	gcm, err := s.gcm()
+	if s.Box == nil {
+		return "", errors.New("auth: the TOTP secret is sealed but the server has no secret key")
+	}
+	plain, err := s.Box.Open(stored, totpPurpose(userID))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("auth: TOTP secret: %w", err)
 	}
-	data, err := base64.RawStdEncoding.DecodeString(rest)
-	if err != nil || len(data) < gcm.NonceSize() {
-		return "", fmt.Errorf("auth: malformed sealed TOTP secret")
-	}
-	plain, err := gcm.Open(nil, data[:gcm.NonceSize()], data[gcm.NonceSize():], []byte("totp"))
-	if err != nil {
-		return "", fmt.Errorf("auth: cannot decrypt TOTP secret (wrong secret key?): %w", err)
-	}
-	return string(plain), nil
+	return plain, nil
 }
 
-func (s *Service) gcm() (cipher.AEAD, error) {
-	if len(s.SecretKey) != 32 {
-		return nil, fmt.Errorf("auth: the secret key must be 32 bytes, not %d", len(s.SecretKey))
-	}
-	// A key of its own, derived from the server key, so TOTP secrets and other sealed values
-	// (webhook secrets, SSO client secrets) never share an encryption key.
-	mac := hmac.New(sha256.New, s.SecretKey)
-	mac.Write([]byte("timbre/auth/totp-secret/v1"))
-	block, err := aes.NewCipher(mac.Sum(nil))
-	if err != nil {
-		return nil, err
-	}
-	return cipher.NewGCM(block)
-}
+func totpPurpose(userID string) string { return "totp:" + userID }

@@ -16,6 +16,7 @@ import (
 
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
+	"timbre/internal/secret"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 )
@@ -47,7 +48,11 @@ func (b *blobRec) Delete(_ context.Context, key string) error {
 func newSecEnv(t *testing.T, db *store.DB) *secEnv {
 	t.Helper()
 	svc, rec, clk := newService(t, db)
-	svc.SecretKey = []byte("0123456789abcdef0123456789abcdef")
+	box, err := secret.NewBox([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.Box = box
 	blobs := &blobRec{}
 	svc.Blobs = blobs
 	mux := http.NewServeMux()
@@ -792,6 +797,41 @@ func TestDeleteAccountLeavesNothingOrphaned(t *testing.T) {
 		}
 		if !auditHas(t, db, "member", "account_deleted") {
 			t.Error("no audit entry in the shared workspaces")
+		}
+	})
+}
+
+// TestServiceAccountNoPasswordSignIn: a service account (API keys only) is refused by password
+// sign-in and gets no reset mail, even if its row somehow held a password.
+func TestServiceAccountNoPasswordSignIn(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		svc, rec, _ := newService(t, db)
+		ctx := ctxT(t)
+		owner := signUpVerified(t, svc, rec, "owner@sa.example", "correct horse battery")
+		saID := store.NewID()
+		if err := db.CreateServiceAccount(ctx, store.ServiceAccount{UserID: saID, WorkspaceID: owner.WorkspaceID, Name: "ci", Role: "editor", CreatedAt: 1}, 5); err != nil {
+			t.Fatal(err)
+		}
+		sa, err := db.UserByID(ctx, saID)
+		if err != nil || !sa.IsServiceAccount {
+			t.Fatalf("service account row %+v %v", sa, err)
+		}
+		rawExec(t, db, `UPDATE users SET password_hash = ?, email_verified = ? WHERE id = ?`, auth.HashPassword("correct horse battery"), true, saID)
+		_, _, _, err = svc.SignIn(ctx, sa.Email, "correct horse battery")
+		wantStatus(t, err, http.StatusUnauthorized, "invalid_credentials")
+		mails := rec.count()
+		if err := svc.SendPasswordReset(ctx, sa.Email); err != nil {
+			t.Fatal(err)
+		}
+		if rec.count() != mails {
+			t.Fatal("a reset mail went to a service account")
+		}
+		// The owner still signs in and gets reset mails.
+		if _, _, _, err := svc.SignIn(ctx, owner.Email, "correct horse battery"); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.SendPasswordReset(ctx, owner.Email); err != nil || rec.count() != mails+1 {
+			t.Fatalf("owner's reset: %v, %d mails", err, rec.count()-mails)
 		}
 	})
 }

@@ -44,6 +44,7 @@ type Config struct {
 	WebhookAllowCIDRs   string // TIMBRE_WEBHOOK_ALLOW_CIDRS: ranges webhooks may reach despite the guard
 	WebhookAllowHTTP    bool   // TIMBRE_WEBHOOK_ALLOW_HTTP: accept http:// webhook URLs
 	WebhookMaxFailures  int    // TIMBRE_WEBHOOK_MAX_FAILURES: consecutive failures before a webhook is disabled
+	TrustGeoHeaders     bool   // TIMBRE_TRUST_GEO_HEADERS: take the user's location from a proxy's geo headers
 
 	finish func() error
 }
@@ -98,6 +99,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"webhook-allow-cidrs", "TIMBRE_WEBHOOK_ALLOW_CIDRS", "comma-separated address ranges webhooks may reach despite the guard", str(&c.WebhookAllowCIDRs, ""), run},
 		{"webhook-allow-http", "TIMBRE_WEBHOOK_ALLOW_HTTP", "accept http:// webhook URLs", boolean(&c.WebhookAllowHTTP), run},
 		{"webhook-max-failures", "TIMBRE_WEBHOOK_MAX_FAILURES", "consecutive failed deliveries before a webhook is disabled", num(&c.WebhookMaxFailures, 20), run},
+		{"trust-geo-headers", "TIMBRE_TRUST_GEO_HEADERS", "take users' locations from a trusted proxy's headers (CF-IPCountry, X-Geo-Country, X-Geo-Region, X-Geo-City)", boolean(&c.TrustGeoHeaders), run},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/account"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
 	"timbre/internal/httpx"
@@ -407,10 +408,7 @@ func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
 	u, err := h.DB.UserByID(r.Context(), it.UserID)
 	name := ""
 	if err == nil {
-		name = strings.SplitN(u.Email, "@", 2)[0]
-		if u.FirstName != "" {
-			name = u.FirstName
-		}
+		name = account.PublicName(r.Context(), h.DB, u)
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"share_link": h.PublicURL + "/share/" + token, "public_user_name": name})
 	return nil

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/account"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
 	"timbre/internal/engine"
@@ -191,7 +192,7 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 
 // Begin charges the job and, when logging, adds its history row in the same transaction.
 func (s *Service) Begin(ctx context.Context, j *Job) error {
-	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
 		from, to, err := tx.Charge(ctx, j.WorkspaceID, j.Cost, j.tier.CharacterLimit, s.now())
 		if errors.Is(err, store.ErrQuotaExceeded) {
 			used, _ := tx.CharacterCount(ctx, j.WorkspaceID)
@@ -232,6 +233,10 @@ func (s *Service) Begin(ctx context.Context, j *Job) error {
 			ContentType: j.Format.ContentType(), OutputFormat: j.Format.Name, Source: j.Source, State: store.StateProcessing,
 		})
 	})
+	if err == nil && j.UserID != "" {
+		account.CompleteItem(ctx, s.DB, j.UserID, account.ItemGenerateSpeech) // onboarding checklist
+	}
+	return err
 }
 
 // Fail undoes Begin: the characters come back and the history row goes, in one transaction.

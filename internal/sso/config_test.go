@@ -1,13 +1,9 @@
 package sso_test
 
 import (
-	"bytes"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"timbre/internal/sso"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 )
@@ -110,43 +106,6 @@ func TestProviderAdminRoutes(t *testing.T) {
 			t.Error("B's refused changes were audited as updates")
 		}
 	})
-}
-
-func TestSecretBox(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("TIMBRE_SECRET_KEY", "")
-	k1, err := sso.LoadKey(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(filepath.Join(dir, "secret.key"))
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("secret.key: %v %v", fi, err)
-	}
-	k2, _ := sso.LoadKey(dir)
-	if !bytes.Equal(k1, k2) || len(k1) != 32 {
-		t.Fatal("key not stable across loads")
-	}
-	box, _ := sso.NewSecretBox(k1)
-	ct, err := box.Seal("client-secret", "purpose-a")
-	if err != nil || bytes.Contains([]byte(ct), []byte("client-secret")) {
-		t.Fatalf("seal: %q %v", ct, err)
-	}
-	if pt, err := box.Open(ct, "purpose-a"); err != nil || pt != "client-secret" {
-		t.Fatalf("open: %q %v", pt, err)
-	}
-	if _, err := box.Open(ct, "purpose-b"); err == nil {
-		t.Fatal("opened with another purpose")
-	}
-	other, _ := sso.NewSecretBox(bytes.Repeat([]byte{7}, 32))
-	if _, err := other.Open(ct, "purpose-a"); err == nil {
-		t.Fatal("opened with another key")
-	}
-	t.Setenv("TIMBRE_SECRET_KEY", "an operator passphrase")
-	k3, _ := sso.LoadKey(dir)
-	if bytes.Equal(k3, k1) || len(k3) != 32 {
-		t.Fatal("TIMBRE_SECRET_KEY not preferred")
-	}
 }
 
 // An admin-chosen issuer must not make the server fetch its own network: without an operator's

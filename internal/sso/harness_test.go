@@ -20,6 +20,7 @@ import (
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
+	"timbre/internal/secret"
 	"timbre/internal/sso"
 	"timbre/internal/store"
 )
@@ -43,7 +44,7 @@ func newEnv(t *testing.T, db *store.DB) *env {
 	authSvc := &auth.Service{DB: db, Mail: mailer.New(mailer.SMTPConfig{}, db, slog.New(slog.DiscardHandler)), PublicURL: srv.URL}
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
-	box, err := sso.NewSecretBox(key)
+	box, err := secret.NewBox(key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,8 @@ import (
 	"golang.org/x/oauth2"
 
 	"timbre/internal/httpx"
+	"timbre/internal/netguard"
+	"timbre/internal/secret"
 	"timbre/internal/store"
 )
 
@@ -37,7 +39,7 @@ const DefaultRedirect = "/app/speech-synthesis/text-to-speech"
 // Service holds SSO configuration and the sign-in flows.
 type Service struct {
 	DB        *store.DB
-	Box       *SecretBox
+	Box       *secret.Box
 	PublicURL string // the address browsers reach; SAML's entity id and ACS URL derive from it
 
 	// OpenSession starts a web session for a user in u.WorkspaceID, remembering the request's
@@ -45,8 +47,10 @@ type Service struct {
 	OpenSession func(ctx context.Context, r *http.Request, u *store.User) (token, csrf string, err error)
 
 	// HTTPClient makes the server's calls to OIDC providers. Nil means a client that only reaches
-	// public addresses.
+	// addresses Guard allows.
 	HTTPClient *http.Client
+	// Guard is the address policy for issuer requests; nil refuses every internal address.
+	Guard *netguard.Guard
 	// AllowInsecureIdP accepts http:// issuers (tests, labs). With HTTPClient nil it does not
 	// lift the public-address guard.
 	AllowInsecureIdP bool
@@ -66,13 +70,6 @@ func (s *Service) now() time.Time {
 		return s.Now()
 	}
 	return time.Now()
-}
-
-func (s *Service) client() *http.Client {
-	if s.HTTPClient != nil {
-		return s.HTTPClient
-	}
-	return guardedClient()
 }
 
 // Errors.

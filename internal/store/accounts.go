@@ -15,6 +15,9 @@ type User struct {
 	FirstName     string
 	WorkspaceID   string // the workspace the user works in by default
 	CreatedAt     int64
+	// IsServiceAccount marks a workspace's service account: API keys only, never a password
+	// sign-in, a reset mail or a seat.
+	IsServiceAccount bool
 }
 
 // Workspace owns voices, history, keys and the character allowance.
@@ -54,11 +57,11 @@ func (db *DB) CreateUserWithWorkspace(ctx context.Context, email, passwordHash s
 	return u, w, nil
 }
 
-const userCols = `id, email, password_hash, email_verified, first_name, workspace_id, created_at_unix`
+const userCols = `id, email, password_hash, email_verified, first_name, workspace_id, created_at_unix, is_service_account`
 
 func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	u := &User{}
-	if err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.EmailVerified, &u.FirstName, &u.WorkspaceID, &u.CreatedAt); err != nil {
+	if err := row.Scan(&u.ID, &u.Email, &u.PasswordHash, &u.EmailVerified, &u.FirstName, &u.WorkspaceID, &u.CreatedAt, &u.IsServiceAccount); err != nil {
 		return nil, notFound(err)
 	}
 	return u, nil

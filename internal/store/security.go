@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"time"
 )
 
@@ -445,6 +446,9 @@ func (db *DB) DeleteAccount(ctx context.Context, userID string) (*DeletedAccount
 			return err
 		}
 		for _, ws := range out.Workspaces {
+			if err := tx.rehomeUsers(ctx, ws, out.Workspaces); err != nil {
+				return err
+			}
 			for _, q := range []string{
 				`DELETE FROM voices WHERE workspace_id = ?`,
 				`DELETE FROM history WHERE workspace_id = ?`,
@@ -467,6 +471,51 @@ func (db *DB) DeleteAccount(ctx context.Context, userID string) (*DeletedAccount
 		return nil, err
 	}
 	return out, nil
+}
+
+// rehomeUsers gives every other person whose default workspace is ws (about to be deleted) a new
+// default before it goes: a workspace they are a member of (not one being deleted), else a new
+// workspace of their own on the free plan. Such users exist when they were removed from ws (or
+// were provisioned into it by SSO and later removed): they are no longer members, but the
+// users row still points there.
+func (tx *Tx) rehomeUsers(ctx context.Context, ws string, deleting []string) error {
+	people, err := tx.column(ctx, `SELECT id FROM users WHERE workspace_id = ? AND is_service_account = ?`, ws, false)
+	if err != nil {
+		return err
+	}
+	for _, id := range people {
+		member, err := tx.column(ctx, `SELECT workspace_id FROM workspace_members WHERE user_id = ? ORDER BY joined_at_unix, workspace_id`, id)
+		if err != nil {
+			return err
+		}
+		next := ""
+		for _, m := range member {
+			if !slices.Contains(deleting, m) {
+				next = m
+				break
+			}
+		}
+		if next == "" {
+			var email string
+			if err := tx.queryRow(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email); err != nil {
+				return err
+			}
+			now := time.Now()
+			next = NewID()
+			if _, err := tx.exec(ctx, `INSERT INTO workspaces (id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix) VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,
+				next, email+"'s workspace", id, "free" /* plan.Default */, now.Unix(), now.AddDate(0, 1, 0).Unix(), now.Unix()); err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at_unix) VALUES (?, ?, 'admin', ?)`, next, id, now.Unix()); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.exec(ctx, `UPDATE users SET workspace_id = ? WHERE id = ?`, next, id); err != nil {
+			return err
+		}
+		// Sessions in ws cascade away with it; API keys of ws likewise.
+	}
+	return nil
 }
 
 // leaveSharedWorkspace hands ownership on when the leaving user owned the workspace and

@@ -259,3 +259,44 @@ func TestActionCodePayloadsAndDeletion(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteAccountRehomesDefaults: deleting an account deletes workspaces it was alone in, even
+// when other people (removed members, no longer in it) still have one as their default
+// workspace: they move to a workspace they belong to, or to a new one of their own.
+func TestDeleteAccountRehomesDefaults(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		owner, w := newUser(t, db, "owner@rehome.example")
+		member, own := newUser(t, db, "member@rehome.example")
+		loner, lonerWS := newUser(t, db, "loner@rehome.example")
+		// member and loner had w as default (SSO provisioning does this) and were removed from
+		// it; member still belongs to its own workspace, loner to none.
+		rawExec(t, db, `UPDATE users SET workspace_id = ? WHERE id IN (?, ?)`, w.ID, member.ID, loner.ID)
+		rawExec(t, db, `DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?`, lonerWS.ID, loner.ID)
+		rawExec(t, db, `DELETE FROM workspaces WHERE id = ?`, lonerWS.ID)
+
+		del, err := db.DeleteAccount(ctx, owner.ID)
+		must(t, "DeleteAccount", err)
+		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID {
+			t.Fatalf("deleted %+v", del)
+		}
+		if _, err := db.Workspace(ctx, w.ID, t0); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("workspace still there: %v", err)
+		}
+		m, err := db.UserByID(ctx, member.ID)
+		if err != nil || m.WorkspaceID != own.ID {
+			t.Fatalf("member's default = %+v, %v; want %s", m, err, own.ID)
+		}
+		l, err := db.UserByID(ctx, loner.ID)
+		if err != nil || l.WorkspaceID == w.ID || l.WorkspaceID == "" {
+			t.Fatalf("loner's default = %+v, %v", l, err)
+		}
+		nw, err := db.Workspace(ctx, l.WorkspaceID, t0)
+		if err != nil || nw.OwnerID != loner.ID {
+			t.Fatalf("loner's new workspace %+v, %v", nw, err)
+		}
+		if role, err := db.Role(ctx, l.WorkspaceID, loner.ID); err != nil || role != "admin" {
+			t.Fatalf("loner's role there %q, %v", role, err)
+		}
+	})
+}

@@ -3,9 +3,11 @@
 package user
 
 import (
+	"maps"
 	"net/http"
 	"time"
 
+	"timbre/internal/account"
 	"timbre/internal/httpx"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -13,8 +15,10 @@ import (
 
 // Handlers serves the user routes.
 type Handlers struct {
-	DB  *store.DB
-	Now func() time.Time
+	DB *store.DB
+	// Account adds the account extras (onboarding, consent, BIPA, geo location) to /v1/user.
+	Account *account.Service
+	Now     func() time.Time
 }
 
 // Routes registers the handlers.
@@ -84,7 +88,7 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 	if role, err := h.DB.Role(r.Context(), c.WorkspaceID, c.UserID); err == nil && role == "admin" {
 		seat = "workspace_admin"
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{
+	m := map[string]any{
 		"user_id":                           u.ID,
 		"workspace_id":                      ws.ID,
 		"subscription":                      Subscription(ws),
@@ -98,7 +102,15 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 		"xi_api_key_preview":                nil,
 		"created_at":                        u.CreatedAt,
 		"seat_type":                         seat,
-	})
+	}
+	if h.Account != nil {
+		extra, err := h.Account.UserFields(r.Context(), r, u.ID)
+		if err != nil {
+			return err
+		}
+		maps.Copy(m, extra)
+	}
+	httpx.WriteJSON(w, http.StatusOK, m)
 	return nil
 }
 

@@ -160,7 +160,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if len(u) > MaxURLLen {
 		return invalid([]any{"body", "settings", "webhook_url"}, "string_too_long", "The webhook URL must be at most 2048 characters.")
 	}
-	if err := h.Svc.Guard.CheckURL(r.Context(), u); err != nil {
+	if err := h.Svc.CheckURL(r.Context(), u); err != nil {
 		return invalid([]any{"body", "settings", "webhook_url"}, "value_error", err.Error())
 	}
 	if err := checkHeaders(st.RequestHeaders, []any{"body", "settings", "request_headers"}); err != nil {
@@ -174,19 +174,20 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if len(existing) >= MaxPerSpace {
 		return httpx.Errorf(http.StatusBadRequest, "webhook_limit_reached", "A workspace can have at most %d webhooks.", MaxPerSpace)
 	}
+	id := store.NewID()
 	secret := secretPrefix + store.RandomString(secretRandLen)
-	secretEnc, err := h.Svc.Box.Seal(secret)
+	secretEnc, err := h.Svc.Box.Seal(secret, secretPurpose(id))
 	if err != nil {
 		return err
 	}
 	headersEnc := ""
 	if len(st.RequestHeaders) > 0 {
 		raw, _ := json.Marshal(st.RequestHeaders)
-		if headersEnc, err = h.Svc.Box.Seal(string(raw)); err != nil {
+		if headersEnc, err = h.Svc.Box.Seal(string(raw), headersPurpose(id)); err != nil {
 			return err
 		}
 	}
-	wh := store.Webhook{ID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: name, URL: u, AuthType: "hmac", SecretEnc: secretEnc, HeadersEnc: headersEnc,
+	wh := store.Webhook{ID: id, WorkspaceID: c.WorkspaceID, Name: name, URL: u, AuthType: "hmac", SecretEnc: secretEnc, HeadersEnc: headersEnc,
 		Events: []string{}, RetryEnabled: true, CreatedByUserID: c.UserID, CreatedAt: h.Svc.now().Unix()}
 	if err := h.Svc.DB.CreateWebhook(r.Context(), wh); err != nil {
 		return err
@@ -250,7 +251,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 		enc := ""
 		if len(body.RequestHeaders) > 0 {
 			raw, _ := json.Marshal(body.RequestHeaders)
-			if enc, err = h.Svc.Box.Seal(string(raw)); err != nil {
+			if enc, err = h.Svc.Box.Seal(string(raw), headersPurpose(id)); err != nil {
 				return err
 			}
 		}

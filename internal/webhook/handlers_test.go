@@ -21,6 +21,7 @@ import (
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	"timbre/internal/jobs"
+	"timbre/internal/netguard"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 	"timbre/internal/webhook"
@@ -51,7 +52,7 @@ func newEnv(t *testing.T, db *store.DB, allowLoopback bool) *env {
 	if allowLoopback {
 		cfg.AllowCIDRs, cfg.AllowHTTP = "127.0.0.1/32", true
 	}
-	svc, err := webhook.New(db, t.TempDir(), cfg, quiet)
+	svc, err := webhook.New(db, testBox(t), cfg, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,8 +556,8 @@ func TestDeliveryRefusedAtDialTime(t *testing.T) {
 		e := newEnv(t, db, true)
 		rc := newReceiver(t, 200)
 		id, _ := e.createSubscribed(strings.Replace(rc.srv.URL, "127.0.0.1", "localhost", 1), nil, "agent_qa")
-		e.svc.Guard = &webhook.Guard{AllowHTTP: true}
-		e.svc.HTTP = e.svc.Guard.Client(5 * time.Second)
+		e.svc.Guard = &netguard.Guard{}
+		e.svc.HTTP = e.svc.Guard.Client(netguard.ClientOptions{Timeout: 5 * time.Second})
 		startJobs(t, db, e.svc)
 		if err := e.svc.Emit(context.Background(), e.wsA, "agent_qa", map[string]any{}); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,7 @@
 // "<timestamp>.<body>", sent as ElevenLabs-Signature: t=…,v0=…), delivered by a River job with
 // retries and backoff, logged per attempt, and a webhook that keeps failing is disabled
 // automatically. Secrets are stored only encrypted under the server key, and deliveries never
-// reach addresses inside the operator's network unless the operator allows it (Guard).
+// reach addresses inside the operator's network unless the operator allows it (internal/netguard).
 package webhook
 
 import (
@@ -24,6 +24,8 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"timbre/internal/audit"
+	"timbre/internal/netguard"
+	"timbre/internal/secret"
 	"timbre/internal/store"
 )
 
@@ -58,7 +60,6 @@ const (
 
 // Config is what the operator sets.
 type Config struct {
-	SecretKey    string        // TIMBRE_SECRET_KEY: server key; empty = <data>/secret.key
 	AllowPrivate bool          // TIMBRE_WEBHOOK_ALLOW_PRIVATE=1: deliver to any address
 	AllowCIDRs   string        // TIMBRE_WEBHOOK_ALLOW_CIDRS: comma-separated ranges allowed despite the guard
 	AllowHTTP    bool          // TIMBRE_WEBHOOK_ALLOW_HTTP=1: accept http:// URLs
@@ -74,8 +75,9 @@ type Enqueuer interface {
 // Service manages webhooks and delivers events.
 type Service struct {
 	DB          *store.DB
-	Box         *Box
-	Guard       *Guard
+	Box         *secret.Box
+	Guard       *netguard.Guard
+	AllowHTTP   bool // accept http:// webhook URLs
 	HTTP        *http.Client
 	MaxFailures int
 	Timeout     time.Duration
@@ -85,24 +87,16 @@ type Service struct {
 	jobs        atomic.Pointer[Enqueuer]
 }
 
-// New builds the service: it loads (or creates) the server key and sets up the guarded client.
-func New(db *store.DB, dataDir string, cfg Config, log *slog.Logger) (*Service, error) {
-	key, err := LoadKey(dataDir, cfg.SecretKey)
-	if err != nil {
-		return nil, err
-	}
-	box, err := NewBox(key)
-	if err != nil {
-		return nil, err
-	}
-	allow, err := ParseCIDRs(cfg.AllowCIDRs)
+// New builds the service around the server's secret box and sets up the guarded client.
+func New(db *store.DB, box *secret.Box, cfg Config, log *slog.Logger) (*Service, error) {
+	allow, err := netguard.ParseCIDRs(cfg.AllowCIDRs)
 	if err != nil {
 		return nil, err
 	}
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{DB: db, Box: box, Guard: &Guard{AllowPrivate: cfg.AllowPrivate, Allow: allow, AllowHTTP: cfg.AllowHTTP},
+	s := &Service{DB: db, Box: box, Guard: &netguard.Guard{AllowPrivate: cfg.AllowPrivate, Allow: allow}, AllowHTTP: cfg.AllowHTTP,
 		MaxFailures: cfg.MaxFailures, Timeout: cfg.Timeout, Log: log}
 	if s.MaxFailures <= 0 {
 		s.MaxFailures = DefaultMaxFailures
@@ -110,9 +104,14 @@ func New(db *store.DB, dataDir string, cfg Config, log *slog.Logger) (*Service, 
 	if s.Timeout <= 0 {
 		s.Timeout = DefaultTimeout
 	}
-	s.HTTP = s.Guard.Client(s.Timeout)
+	s.HTTP = s.Guard.Client(netguard.ClientOptions{Timeout: s.Timeout})
 	return s, nil
 }
+
+// The purposes webhook values are sealed for (the AES-GCM additional data): a ciphertext of one
+// webhook cannot be moved to another.
+func secretPurpose(id string) string  { return "webhook-secret:" + id }
+func headersPurpose(id string) string { return "webhook-headers:" + id }
 
 // SetJobs gives the service the job client it enqueues deliveries on (once it exists).
 func (s *Service) SetJobs(q Enqueuer) { s.jobs.Store(&q) }
@@ -245,13 +244,13 @@ func (s *Service) attempt(ctx context.Context, a DeliverArgs, attempt, maxAttemp
 	if wh.IsDisabled || wh.IsAutoDisabled {
 		return river.JobCancel(errors.New("webhook disabled"))
 	}
-	secret, err := s.Box.Open(wh.SecretEnc)
+	secret, err := s.Box.Open(wh.SecretEnc, secretPurpose(wh.ID))
 	if err != nil {
 		return river.JobCancel(err)
 	}
 	headers := map[string]string{}
 	if wh.HeadersEnc != "" {
-		raw, err := s.Box.Open(wh.HeadersEnc)
+		raw, err := s.Box.Open(wh.HeadersEnc, headersPurpose(wh.ID))
 		if err != nil {
 			return river.JobCancel(err)
 		}

@@ -64,6 +64,8 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	// Role checks and settings.
 	rt.Authed("GET /v1/workspace/can-access-workspace-settings", h.canAccessSettings, perm("workspace_read"))
 	rt.Authed("GET /v1/workspace/is-admin", h.isAdmin, perm("workspace_read"))
+	rt.Authed("GET /api/workspace/settings", h.settings, perm("workspace_read"), admin)
+	rt.Authed("PATCH /api/workspace/settings", h.updateSettings, perm("workspace_write"), admin)
 	// Admins only, checked in the handler for the spec's own message (§5).
 	rt.Authed("PUT /v1/workspace/update-workspace", h.updateWorkspace, perm("workspace_write"))
 }

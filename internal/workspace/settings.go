@@ -1,0 +1,134 @@
+package workspace
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"timbre/internal/audit"
+	"timbre/internal/httpx"
+	"timbre/internal/store"
+)
+
+// Bounds of session_inactivity_timeout in seconds: at least 5 minutes (the session refresh
+// cadence), at most 30 days.
+const (
+	MinInactivityTimeout = 5 * 60
+	MaxInactivityTimeout = 30 * 24 * 60 * 60
+)
+
+// settingsJSON is the workspace's security settings as GET /api/workspace/settings shows them.
+func settingsJSON(st *store.WorkspaceSettings) map[string]any {
+	var by any
+	if st.UserAutoProvisioningByEmail != "" {
+		by = st.UserAutoProvisioningByEmail
+	}
+	return map[string]any{
+		"session_inactivity_timeout": st.SessionInactivityTimeout,
+		"mfa_required_for_users":     st.MFARequiredForUsers,
+		"training_opt_out":           map[string]any{"training_opt_out": st.TrainingOptOut, "timestamp_unix": st.TrainingOptOutAtUnix},
+		"user_auto_provisioning": map[string]any{"enabled": st.UserAutoProvisioningEnabled,
+			"enabled_at_unix": st.UserAutoProvisioningAtUnix, "enabled_by_user_email": by},
+	}
+}
+
+func (h *Handlers) settings(w http.ResponseWriter, r *http.Request) error {
+	st, err := h.Svc.DB.WorkspaceSettings(r.Context(), caller(r).WorkspaceID)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, settingsJSON(st))
+	return nil
+}
+
+// readOnlySettings are shown by GET but changed elsewhere.
+var readOnlySettings = map[string]string{
+	"training_opt_out":       "training_opt_out is changed with PUT /v1/workspace/update-workspace.",
+	"user_auto_provisioning": "user_auto_provisioning is changed with PATCH /api/workspace/sso/settings.",
+}
+
+// updateSettings changes session_inactivity_timeout (seconds, or null for none) and
+// mfa_required_for_users; fields left out stay as they are. Each change is audited.
+func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error {
+	var in map[string]json.RawMessage
+	if err := httpx.DecodeJSON(r, h.MaxBody, &in); err != nil {
+		return err
+	}
+	if in == nil {
+		return httpx.Invalid("body", "body", "type_error", "Input should be a JSON object.")
+	}
+	var v httpx.Validator
+	for f, msg := range readOnlySettings {
+		if _, ok := in[f]; ok {
+			v.Add("body", f, "read_only", msg)
+		}
+	}
+	var timeout *int64
+	raw, setTimeout := in["session_inactivity_timeout"]
+	if setTimeout && !isNull(raw) {
+		var n int64
+		if err := json.Unmarshal(raw, &n); err != nil {
+			v.Add("body", "session_inactivity_timeout", "int_type", "Input should be a whole number of seconds, or null for no inactivity logout.")
+		} else if n < MinInactivityTimeout || n > MaxInactivityTimeout {
+			v.Add("body", "session_inactivity_timeout", "range", "The inactivity timeout must be between 300 seconds (5 minutes) and 2592000 seconds (30 days), or null for none.")
+		} else {
+			timeout = &n
+		}
+	}
+	var mfa *bool
+	if raw, ok := in["mfa_required_for_users"]; ok {
+		var b bool
+		if isNull(raw) || json.Unmarshal(raw, &b) != nil {
+			v.Add("body", "mfa_required_for_users", "bool_type", "Input should be true or false.")
+		} else {
+			mfa = &b
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	c := caller(r)
+	before, err := h.Svc.DB.WorkspaceSettings(r.Context(), c.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	if mfa != nil && *mfa && !before.MFARequiredForUsers {
+		// Requiring MFA would shut the admin out of everything but enrolment: they enrol first.
+		m, err := h.Svc.DB.UserMFA(r.Context(), c.UserID)
+		if err != nil {
+			return err
+		}
+		if !m.Enabled {
+			return httpx.Invalid("body", "mfa_required_for_users", "mfa_not_enabled",
+				"Turn on two-factor authentication for your own account before requiring it for the workspace.")
+		}
+	}
+	if setTimeout && !sameInt(before.SessionInactivityTimeout, timeout) {
+		if err := h.Svc.DB.SetSessionInactivityTimeout(r.Context(), c.WorkspaceID, timeout); err != nil {
+			return err
+		}
+		h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID,
+			Details: map[string]any{"setting": "session_inactivity_timeout", "from": before.SessionInactivityTimeout, "to": timeout}})
+	}
+	if mfa != nil && *mfa != before.MFARequiredForUsers {
+		if err := h.Svc.DB.SetMFARequired(r.Context(), c.WorkspaceID, *mfa); err != nil {
+			return err
+		}
+		h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID,
+			Details: map[string]any{"setting": "mfa_required_for_users", "from": before.MFARequiredForUsers, "to": *mfa}})
+	}
+	return h.settings(w, r)
+}
+
+// isNull says whether a field was sent as null (a map of raw messages holds null as nothing).
+func isNull(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
+}
+
+func sameInt(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
