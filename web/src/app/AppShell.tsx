@@ -10,14 +10,20 @@ import {
   LogOutIcon,
   MenuIcon,
   MoonIcon,
+  ShieldIcon,
   SpeechIcon,
   SunIcon,
+  UserIcon,
 } from '@/components/icons';
 import { Logo } from '@/components/Logo';
 import { GlobalPlayer } from '@/components/player/GlobalPlayer';
 import { useSession, useSignOut } from '@/features/auth';
 import { PlayerFeedback } from '@/features/history';
+import { NotificationsBell } from '@/features/notifications';
+import { AccountOverlays } from '@/features/onboarding';
 import { UsageMeter } from '@/features/usage';
+import { WorkspaceSwitcher } from '@/features/workspace-switcher';
+import { BotIcon, GroupIcon, ListIcon, LockIcon, UsersIcon, WebhookIcon, useWorkspaceRole } from '@/features/workspace-members';
 import { useTheme } from '@/lib/theme';
 
 interface NavItem {
@@ -25,6 +31,10 @@ interface NavItem {
   label: string;
   icon: ReactNode;
   match?: string[];
+  /** Match the paths exactly (not their sub-paths). */
+  exact?: boolean;
+  /** Shown to workspace admins only. */
+  adminOnly?: boolean;
 }
 
 const NAV: Array<{ heading?: string; items: NavItem[] }> = [
@@ -49,8 +59,29 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
     ],
   },
   {
+    heading: 'Workspace',
+    items: [
+      { to: '/app/workspace/members', label: 'Members', icon: <UsersIcon size={16} />, match: ['/app/workspace/members', '/app/settings/workspace-invites'] },
+      { to: '/app/workspace/groups', label: 'Groups', icon: <GroupIcon size={16} /> },
+      { to: '/app/workspace/service-accounts', label: 'Service accounts', icon: <BotIcon size={16} />, adminOnly: true },
+      {
+        to: '/app/workspace/webhooks',
+        label: 'Webhooks',
+        icon: <WebhookIcon size={16} />,
+        match: ['/app/workspace/webhooks', '/app/developers/webhooks', '/app/settings/webhooks'],
+        adminOnly: true,
+      },
+      { to: '/app/workspace/security', label: 'Workspace security', icon: <LockIcon size={16} /> },
+      { to: '/app/workspace/audit-log', label: 'Audit log', icon: <ListIcon size={16} />, adminOnly: true },
+    ],
+  },
+  {
     heading: 'Account',
-    items: [{ to: '/app/usage', label: 'Usage', icon: <ChartIcon size={16} />, match: ['/app/usage', '/app/developers/usage'] }],
+    items: [
+      { to: '/app/usage', label: 'Usage', icon: <ChartIcon size={16} />, match: ['/app/usage', '/app/developers/usage'] },
+      { to: '/app/settings', label: 'Settings', icon: <UserIcon size={16} />, exact: true },
+      { to: '/app/settings/security', label: 'Security', icon: <ShieldIcon size={16} /> },
+    ],
   },
 ];
 
@@ -125,6 +156,7 @@ function UserMenu() {
 
 function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
   const { pathname } = useLocation();
+  const { isAdmin } = useWorkspaceRole();
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 items-center justify-between px-4">
@@ -132,9 +164,13 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
           <Logo />
         </NavLink>
         <div className="flex items-center gap-1">
+          <NotificationsBell />
           <ThemeToggle />
           {closeButton}
         </div>
+      </div>
+      <div className="px-3 pb-2">
+        <WorkspaceSwitcher />
       </div>
       <nav aria-label="Main" className="flex-1 space-y-6 overflow-y-auto px-3 py-2">
         {NAV.map((group, i) => (
@@ -143,8 +179,10 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
               <p className="mb-1 px-3 text-xs font-medium tracking-wide text-gray-500 uppercase">{group.heading}</p>
             )}
             <ul className="space-y-0.5">
-              {group.items.map((item) => {
-                const active = (item.match ?? [item.to]).some((m) => pathname === m || pathname.startsWith(`${m}/`));
+              {group.items.filter((item) => !item.adminOnly || isAdmin).map((item) => {
+                const active = (item.match ?? [item.to]).some(
+                  (m) => pathname === m || (!item.exact && pathname.startsWith(`${m}/`)),
+                );
                 return (
                   <li key={item.to}>
                     <NavLink
@@ -226,6 +264,7 @@ export function AppShell() {
         </main>
       </div>
       <GlobalPlayer feedback={<PlayerFeedback />} />
+      <AccountOverlays />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '@/components/Button';
 import { Spinner } from '@/components/Spinner';
 import { useSession } from '@/features/auth';
+import { ADD_2FA_ROUTE, SECURITY_ROUTE } from '@/features/security';
 import { httpErrorMessage } from '@/lib/api';
 import { SIGN_IN_ROUTE } from '@/lib/constants';
 
@@ -27,6 +28,10 @@ export function RequireAuth() {
   if (!session.data) {
     const redirect = `${location.pathname}${location.search}`;
     return <Navigate to={`${SIGN_IN_ROUTE}?redirect=${encodeURIComponent(redirect)}`} replace />;
+  }
+  // A workspace that requires 2FA admits a user without it to the 2FA setup only.
+  if (session.data.mfa_enrollment_required && location.pathname !== SECURITY_ROUTE) {
+    return <Navigate to={ADD_2FA_ROUTE} replace />;
   }
   return <Outlet />;
 }

@@ -18,6 +18,16 @@ import {
   UsageRoute,
 } from './routes/pages';
 import { TextToSpeechRoute } from './routes/TextToSpeechRoute';
+import {
+  AuditLogRoute,
+  ServiceAccountsRoute,
+  WebhooksRoute,
+  WorkspaceGroupsRoute,
+  WorkspaceInvitesRoute,
+  WorkspaceMembersRoute,
+  WorkspaceSecurityRoute,
+} from './routes/workspace';
+import { AccountSettingsRoute, InviteRoute, SecurityRoute, SsoRoute } from './routes/accountPages';
 
 export const routes: RouteObject[] = [
   {
@@ -33,6 +43,8 @@ export const routes: RouteObject[] = [
           { path: '/app/sign-in/forgot-password', element: <ForgotPasswordRoute /> },
           { path: '/app/sign-in/reset-password', element: <ResetPasswordRoute /> },
           { path: '/app/action', element: <EmailActionRoute /> },
+          { path: '/app/sso', element: <SsoRoute /> },
+          { path: '/app/invite', element: <InviteRoute /> },
         ],
       },
       { path: '/app/dev/mailbox', element: <MailboxRoute /> },
@@ -48,11 +60,24 @@ export const routes: RouteObject[] = [
               { path: '/app/speech-synthesis', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
               // One route for both tabs, so switching tabs keeps the page state.
               { path: '/app/speech-synthesis/text-to-speech/*', element: <TextToSpeechRoute /> },
+              { path: '/app/settings', element: <AccountSettingsRoute /> },
+              { path: '/app/settings/security', element: <SecurityRoute /> },
               { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },
               { path: '/app/developers/api-keys', element: <ApiKeysRoute /> },
               { path: '/app/developers', element: <Navigate to="/app/developers/api-keys" replace /> },
               { path: '/app/usage', element: <UsageRoute /> },
               { path: '/app/developers/usage', element: <UsageRoute /> },
+              // Workspace administration (members, groups, keys, webhooks, security, audit log).
+              { path: '/app/workspace', element: <Navigate to="/app/workspace/members" replace /> },
+              { path: '/app/workspace/members', element: <WorkspaceMembersRoute /> },
+              { path: '/app/settings/workspace-invites', element: <WorkspaceInvitesRoute /> },
+              { path: '/app/workspace/groups', element: <WorkspaceGroupsRoute /> },
+              { path: '/app/workspace/service-accounts', element: <ServiceAccountsRoute /> },
+              { path: '/app/workspace/webhooks', element: <WebhooksRoute /> },
+              { path: '/app/developers/webhooks', element: <WebhooksRoute /> },
+              { path: '/app/settings/webhooks', element: <WebhooksRoute /> },
+              { path: '/app/workspace/security', element: <WorkspaceSecurityRoute /> },
+              { path: '/app/workspace/audit-log', element: <AuditLogRoute /> },
               { path: '/app/*', element: <NotFound /> },
             ],
           },

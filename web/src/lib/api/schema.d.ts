@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Checks the email and password and opens a web session: it sets the `xi_website_session` cookie (HttpOnly) and the `xi_website_csrf` cookie (readable by scripts, to be echoed in the `X-CSRF-Token` header on writes). Both last 360 days.
+         * @description Checks the email and password and opens a web session: it sets the `xi_website_session` cookie (HttpOnly) and the `xi_website_csrf` cookie (readable by scripts, to be echoed in the `X-CSRF-Token` header on writes). Both last 360 days. A session cookie the browser already held ends (no session fixation). For an account with two-factor authentication no session opens yet: the answer is `mfa_required: true` with an `mfa_token` to send with a code to `POST /api/auth/mfa/verify` (within 5 minutes). `redirect_to` is where the web app goes next: the requested `redirect` when it is a path on this server, else the default page (a refused redirect is logged). `mfa_enrollment_required` says the workspace requires two-factor authentication the user has not set up: the session reaches only the enrolment routes until they do. Service accounts cannot sign in with a password. Attempts are limited per account (10 failures in 15 minutes lock it for 15 minutes) and per address.
          */
         post: operations["timbre_sign_in"];
         delete?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Get the session
-         * @description Returns the signed-in user of the session cookie. The web app calls it on start to know whether to show the sign-in page.
+         * @description Returns the signed-in user of the session cookie. The web app calls it on start to know whether to show the sign-in page, whether two-factor authentication is on (`totp_enabled`), and whether the workspace requires it of a user who has not set it up (`mfa_enrollment_required`: only the enrolment routes answer until then).
          */
         get: operations["timbre_get_session"];
         put?: never;
@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Send a password reset email
-         * @description Mails a password reset link (`/app/action?mode=resetPassword&oobCode=CODE`, valid for one hour) if the email has an account. The answer is the same for unknown emails.
+         * @description Mails a password reset link (`/app/action?mode=resetPassword&oobCode=CODE`, valid for one hour) if the email has an account (not a service account's, which has no password). The answer is the same for unknown emails. Requests are limited per address and per email.
          */
         post: operations["timbre_send_password_reset_email"];
         delete?: never;
@@ -824,6 +824,266 @@ export interface paths {
         get: operations["timbre_docs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/onboarding-survey-complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the onboarding survey
+         * @description Stores the onboarding survey (spec §3 `onboarding_survey`): `first_name` and `role` are required (at most 100 characters), `subrole` (100) and `source` (200) optional, `timezone` optional but must be an IANA time-zone name. The first name becomes the user's `first_name`, and `is_onboarding_completed` turns true. GET /v1/user shows the answers as `onboarding_survey`. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_onboarding_survey_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/onboarding-checklist/initiate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the onboarding checklist
+         * @description Gives the user an onboarding checklist (spec §4) unless they already have one: shown, not completed, with the items: `generate_speech` (start of a text-to-speech or speech-to-speech generation), `add_voice_from_library`, `design_voice`, `create_dub`, `generate_affiliate_link`, `api_key_unhidden`. Steps the user already did before starting it count as completed. Calling it again changes nothing. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_onboarding_checklist_initiate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/onboarding-checklist/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an onboarding checklist item
+         * @description Marks one checklist item completed (the web app calls it with `api_key_unhidden` when an API key is revealed; the server completes `generate_speech` itself when a generation starts). `newly_completed` says whether the step was done for the first time, which is when the web app shows its congratulation toast unless the checklist is hidden. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_onboarding_checklist_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/onboarding-checklist/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hide the onboarding checklist
+         * @description Hides the user's checklist: the web app no longer shows its card nor congratulation toasts. Items still complete on their events. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_onboarding_checklist_hide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/onboarding-checklist/mark-complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the onboarding checklist complete
+         * @description Marks the user's checklist completed (`is_onboarding_checklist_completed` true), whatever items remain. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_onboarding_checklist_mark_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notifications
+         * @description The signed-in user's notifications (spec §3 Message), newest first, and how many are unread (the bell's count). `needs_attention` messages are highlighted. Needs the API-key permission `user_read` (web sessions hold every permission).
+         */
+        get: operations["timbre_notifications_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark every notification read
+         * @description Marks all of the user's unread notifications read. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_notifications_read_all"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/{message_id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a notification read
+         * @description Marks one of the user's notifications read and answers with the message event. Another user's message is a 404. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_notifications_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/ccpa-opt-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the CCPA opt-out
+         * @description Stores the user's CCPA opt-out on the account (spec §4, §6: the web app also keeps it locally and in a cookie, and opts out automatically when the browser sends the global privacy signal in the listed US states). GET /v1/user shows it as `ccpa_opt_out`. Recorded in the audit log. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_ccpa_opt_out"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/accept-bipa-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the biometric (BIPA) terms
+         * @description Records that the user accepted the biometric information terms (spec §5, §7): the web app asks users in Illinois, US (from `geo_location`) in a dialog that cannot be closed until they accept. GET /v1/user shows `accepted_bipa_terms`. Recorded in the audit log. Needs the API-key permission `terms_of_service_accept` (web sessions hold every permission).
+         */
+        post: operations["timbre_accept_bipa_terms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/has-alpha-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alpha access
+         * @description Whether the user has alpha access, and whether they have asked for it. Needs the API-key permission `user_read` (web sessions hold every permission).
+         */
+        get: operations["timbre_has_alpha_access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/request-alpha-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request alpha access
+         * @description Records the user's request for alpha access (the first time also leaves them a notification); an operator grants it. Asking again changes nothing. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_request_alpha_access"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/update-public-user-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the public user name
+         * @description Sets the name shown with the user's share links (`public_user_name` of the share response): inner whitespace is collapsed; 1–50 characters, no control characters. Until set, share links show the first name, else the email's local part. Needs the API-key permission `user_write` (web sessions hold every permission).
+         */
+        post: operations["timbre_update_public_user_name"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2023,6 +2283,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspace/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the workspace's security settings
+         * @description The settings an admin manages on the workspace's security page: the inactivity logout (`session_inactivity_timeout`, seconds, `null` for none), whether every member must use two-factor authentication (`mfa_required_for_users`), and, read-only here, the training opt-out and SSO user auto-provisioning. Workspace admins only; a key needs `workspace_read`.
+         */
+        get: operations["timbre_get_workspace_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the workspace's security settings
+         * @description Changes the fields given; the others stay as they are. `session_inactivity_timeout` is a whole number of seconds from 300 (5 minutes) to 2592000 (30 days), or `null` to turn the inactivity logout off; web sessions idle longer than that end. `mfa_required_for_users` set to `true` sends members without two-factor authentication to set it up before anything else; the admin making the change must have it on already. `training_opt_out` is changed with `PUT /v1/workspace/update-workspace` and `user_auto_provisioning` with `PATCH /api/workspace/sso/settings`: sending them here is a 422. Each change is recorded in the audit log (class `workspace`, activity `update`, with the setting and its old and new value). Workspace admins only; a key needs `workspace_write`.
+         */
+        patch: operations["timbre_update_workspace_settings"];
+        trace?: never;
+    };
     "/v1/workspace/update-workspace": {
         parameters: {
             query?: never;
@@ -2064,6 +2348,20 @@ export interface components {
         APIKeyList: {
             api_keys: components["schemas"]["APIKey"][];
         };
+        /** AccountAlphaAccess */
+        AccountAlphaAccess: {
+            has_alpha_access: boolean;
+            alpha_access_requested: boolean;
+        };
+        /** AccountBIPAAccepted */
+        AccountBIPAAccepted: {
+            /** @enum {boolean} */
+            accepted_bipa_terms: true;
+        };
+        /** AccountCCPAOptOut */
+        AccountCCPAOptOut: {
+            ccpa_opt_out: boolean;
+        };
         /**
          * AccountChangeActivityId
          * @description OCSF Activity IDs for Account Change [3001] events.
@@ -2072,6 +2370,90 @@ export interface components {
          * @enum {integer}
          */
         AccountChangeActivityId: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 99;
+        /**
+         * AccountChecklist
+         * @description spec §3 onboarding_checklist.
+         */
+        AccountChecklist: {
+            checklist_id: string;
+            items: components["schemas"]["AccountChecklistItem"][];
+            hidden: boolean;
+        };
+        /** AccountChecklistItem */
+        AccountChecklistItem: {
+            /** @enum {string} */
+            onboarding_checklist_item_id: "generate_speech" | "add_voice_from_library" | "design_voice" | "create_dub" | "generate_affiliate_link" | "api_key_unhidden";
+            is_completed: boolean;
+        };
+        /** AccountChecklistItemRequest */
+        AccountChecklistItemRequest: {
+            /** @enum {string} */
+            item_id: "generate_speech" | "add_voice_from_library" | "design_voice" | "create_dub" | "generate_affiliate_link" | "api_key_unhidden";
+        };
+        /** AccountChecklistState */
+        AccountChecklistState: {
+            /** @description null until initiated. */
+            onboarding_checklist: components["schemas"]["AccountChecklist"] | null;
+            is_onboarding_checklist_completed: boolean;
+        };
+        /** AccountChecklistUpdate */
+        AccountChecklistUpdate: {
+            /** @description null until initiated. */
+            onboarding_checklist: components["schemas"]["AccountChecklist"] | null;
+            is_onboarding_checklist_completed: boolean;
+            item_id: string;
+            /** @description True when this call completed the step for the first time. */
+            newly_completed: boolean;
+        };
+        /**
+         * AccountMessage
+         * @description spec §3 Message.
+         */
+        AccountMessage: {
+            message_id: string;
+            /** @enum {string} */
+            severity: "info" | "success" | "warning" | "error";
+            title: string;
+            description: string;
+            needs_attention: boolean;
+            create_date_unix_ms: number;
+            has_been_read: boolean;
+        };
+        /** AccountMessageEvent */
+        AccountMessageEvent: {
+            message_id: string;
+            /** @enum {string} */
+            event: "read";
+        };
+        /** AccountMessageList */
+        AccountMessageList: {
+            messages: components["schemas"]["AccountMessage"][];
+            unread_count: number;
+        };
+        /** AccountOnboardingCompleted */
+        AccountOnboardingCompleted: {
+            is_onboarding_completed: boolean;
+        };
+        /** AccountOnboardingSurvey */
+        AccountOnboardingSurvey: {
+            first_name: string;
+            role: string;
+            subrole?: string;
+            /** @description IANA time-zone name, e.g. Europe/Berlin. */
+            timezone?: string;
+            /** @description Where the user heard of the product. */
+            source?: string;
+        };
+        /** AccountPublicUserName */
+        AccountPublicUserName: {
+            public_user_name: string;
+        };
+        /** AccountReadAll */
+        AccountReadAll: {
+            /** @enum {string} */
+            status: "ok";
+            marked_read: number;
+        };
         /** ActionCodeRequest */
         ActionCodeRequest: {
             /**
@@ -4650,9 +5032,14 @@ export interface components {
             user_id: string;
             email: string;
             email_verified: boolean;
+            /** @description The workspace the session works in. */
             workspace_id: string;
             /** @description Empty when the user has not given one. */
             first_name: string;
+            /** @description Two-factor authentication (TOTP) is on for the user. */
+            totp_enabled: boolean;
+            /** @description The workspace requires two-factor authentication the user has not set up: only the enrolment routes answer until they do. */
+            mfa_enrollment_required: boolean;
         };
         /**
          * SeverityId
@@ -4718,13 +5105,34 @@ export interface components {
              * @example correct horse battery
              */
             password: string;
+            /**
+             * @description Where to go after signing in: a path on this server (or an absolute URL of its public address). Anything else is refused, logged, and replaced by the default page.
+             * @example /app/voice-lab
+             */
+            redirect?: string;
         };
-        /** SignInResponse */
+        /**
+         * SignInResponse
+         * @description Either an open session (`mfa_required: false` with the user) or a two-factor challenge (`mfa_required: true` with `mfa_token`).
+         */
         SignInResponse: {
-            user_id: string;
-            email: string;
-            /** @description The user's workspace: its plan, credits, voices and history. */
-            workspace_id: string;
+            /** @description True: no session yet; answer the challenge at `POST /api/auth/mfa/verify` with `mfa_token` and a code. */
+            mfa_required: boolean;
+            /** @description The challenge's token (with `mfa_required: true` only); valid for 5 minutes, used once. */
+            mfa_token?: string;
+            /**
+             * @description The page to go to next: the requested `redirect` when it was safe, else `/app/speech-synthesis/text-to-speech`.
+             * @example /app/speech-synthesis/text-to-speech
+             */
+            redirect_to: string;
+            /** @description With a session only. */
+            user_id?: string;
+            /** @description With a session only. */
+            email?: string;
+            /** @description The user's workspace: its plan, credits, voices and history. With a session only. */
+            workspace_id?: string;
+            /** @description With a session only: the workspace requires two-factor authentication the user has not set up; the session reaches only the enrolment routes until they do. */
+            mfa_enrollment_required?: boolean;
         };
         /** SignUpRequest */
         SignUpRequest: {
@@ -6538,6 +6946,27 @@ export interface components {
          * @enum {string}
          */
         WorkspaceResourceType: "voice" | "voice_collection" | "pronunciation_dictionary" | "dubbing" | "project" | "convai_agents" | "convai_knowledge_base_documents" | "convai_tools" | "convai_settings" | "convai_secrets" | "workspace_auth_connections" | "convai_phone_numbers" | "convai_mcp_servers" | "convai_api_integration_connections" | "convai_api_integration_trigger_connections" | "convai_batch_calls" | "convai_agent_response_tests" | "convai_test_suite_invocations" | "convai_crawl_jobs" | "convai_crawl_tasks" | "convai_kb_external_sync_jobs" | "convai_whatsapp_accounts" | "convai_agent_versions" | "convai_agent_branches" | "convai_agent_versions_deployments" | "convai_agent_experiments" | "convai_memory_entries" | "convai_coaching_proposals" | "convai_templates" | "dashboard" | "dashboard_configuration" | "convai_agent_drafts" | "resource_locators" | "assets" | "content_generations" | "content_templates" | "content_skills" | "songs" | "transcription_tasks" | "avatars" | "avatar_video_generations" | "resource_collection" | "studio_projects" | "convai_analysis_items";
+        WorkspaceSecuritySettings: {
+            /** @description Seconds of inactivity after which a web session ends; null: never. */
+            session_inactivity_timeout: number | null;
+            /** @description Every member must use two-factor authentication. */
+            mfa_required_for_users: boolean;
+            training_opt_out: {
+                training_opt_out: boolean;
+                /** @description When it was last set. */
+                timestamp_unix: number | null;
+            };
+            user_auto_provisioning: {
+                enabled: boolean;
+                enabled_at_unix: number | null;
+                enabled_by_user_email: string | null;
+            };
+        };
+        WorkspaceSecuritySettingsUpdate: {
+            /** @description Seconds (300 to 2592000), or null for no inactivity logout. */
+            session_inactivity_timeout?: number | null;
+            mfa_required_for_users?: boolean;
+        };
         /** WorkspaceServiceAccountListResponseModel */
         WorkspaceServiceAccountListResponseModel: {
             /** Service-Accounts */
@@ -6771,7 +7200,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in; the session cookies are set. */
+            /** @description Signed in (the session cookies are set), or the password was right and a second factor is due (`mfa_required: true`; the session cookies are cleared). */
             200: {
                 headers: {
                     /** @description `xi_website_session` and `xi_website_csrf`. */
@@ -6782,7 +7211,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInResponse"];
                 };
             };
-            /** @description `invalid_credentials`: wrong email or password. */
+            /** @description `invalid_credentials`: wrong email or password (also for a service account). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6801,6 +7230,17 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: too many failed attempts from this address, or the account is locked for 15 minutes after repeated failures. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -6933,6 +7373,15 @@ export interface operations {
         responses: {
             200: components["responses"]["OK"];
             422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: too many reset requests from this address or for this email. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -8208,6 +8657,348 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_onboarding_survey_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountOnboardingSurvey"];
+            };
+        };
+        responses: {
+            /** @description Onboarding is complete. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountOnboardingCompleted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_onboarding_checklist_initiate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist as GET /v1/user shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChecklistState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_onboarding_checklist_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountChecklistItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The checklist, the item and whether it was newly completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChecklistUpdate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_onboarding_checklist_hide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist as GET /v1/user shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChecklistState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `onboarding_checklist_not_initiated`: the checklist has not been started (POST /v1/user/onboarding-checklist/initiate). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_onboarding_checklist_mark_complete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist as GET /v1/user shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountChecklistState"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `onboarding_checklist_not_initiated`: the checklist has not been started (POST /v1/user/onboarding-checklist/initiate). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_notifications_list: {
+        parameters: {
+            query?: {
+                /** @description At most this many messages (1–100, default 50). */
+                limit?: number;
+                /** @description Only unread messages. */
+                unread_only?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMessageList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_notifications_read_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were marked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountReadAll"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_notifications_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The message's id. */
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountMessageEvent"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `message_not_found`: the user has no message with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_ccpa_opt_out: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountCCPAOptOut"];
+            };
+        };
+        responses: {
+            /** @description The stored value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountCCPAOptOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_accept_bipa_terms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountBIPAAccepted"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_has_alpha_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAlphaAccess"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_request_alpha_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag after the request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountAlphaAccess"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_public_user_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountPublicUserName"];
+            };
+        };
+        responses: {
+            /** @description The stored name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPublicUserName"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
             default: components["responses"]["Error"];
         };
     };
@@ -10819,6 +11610,73 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_workspace_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace's security settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSecuritySettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_workspace_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceSecuritySettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The workspace's security settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSecuritySettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
             default: components["responses"]["Error"];
         };
     };

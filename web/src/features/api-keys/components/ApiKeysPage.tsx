@@ -1,138 +1,81 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { BadgeList } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { Dialog } from '@/components/Dialog';
-import { TextField } from '@/components/Field';
-import { AlertIcon, CopyIcon, KeyIcon, PlusIcon, TrashIcon } from '@/components/icons';
+import { KeyIcon, PlusIcon, TrashIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
-import { ApiError, httpErrorMessage } from '@/lib/api';
+import { httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { apiKeysQueryKey, createApiKey, deleteApiKey, listApiKeys, type ApiKey, type CreatedApiKey } from '../api';
+import {
+  apiKeysQueryKey,
+  createApiKey,
+  deleteApiKey,
+  editApiKey,
+  editBody,
+  listApiKeys,
+  permissionLabel,
+  type ApiKey,
+} from '../api';
+import { KeyFormDialog, quotaText } from './KeyFormDialog';
 
-const NAME_MAX = 100;
-
-async function copy(text: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast.success('API key copied to clipboard');
-  } catch {
-    toast.error('Could not copy the key. Please select it and copy it manually.');
-  }
+/** Enable/disable switch for a key row. */
+export function KeyEnabledSwitch({ enabled, name, pending, onChange }: { enabled: boolean; name: string; pending?: boolean; onChange: (on: boolean) => void }) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={enabled}
+      aria-label={`${name} enabled`}
+      disabled={pending}
+      onClick={() => onChange(!enabled)}
+      className={`relative inline-flex h-5 w-9 shrink-0 cursor-pointer items-center rounded-full transition-colors disabled:opacity-50 ${enabled ? 'bg-emerald-600' : 'bg-gray-300 dark:bg-gray-700'}`}
+    >
+      <span className={`inline-block size-4 rounded-full bg-white shadow transition-transform ${enabled ? 'translate-x-4.5' : 'translate-x-0.5'}`} />
+    </button>
+  );
 }
 
-function CreateKeyDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const mutation = useMutation({
-    mutationFn: createApiKey,
-    onSuccess: (key) => {
-      setCreated(key);
-      void queryClient.invalidateQueries({ queryKey: apiKeysQueryKey });
-    },
-    onError: (err) => {
-      if (err instanceof ApiError && err.status < 500) setError(err.message);
-      else toast.error(httpErrorMessage(err));
-    },
-  });
-
-  const close = (next: boolean) => {
-    onOpenChange(next);
-    if (!next) {
-      setName('');
-      setError(undefined);
-      setCreated(null);
-      mutation.reset();
-    }
-  };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return setError('Please enter a name for the key.');
-    if (trimmed.length > NAME_MAX) return setError(`The name must be at most ${NAME_MAX} characters.`);
-    mutation.mutate(trimmed);
-  };
-
-  if (created) {
-    return (
-      <Dialog open={open} onOpenChange={close} title="API key created" description={`“${created.name}”`}>
-        <div className="mb-4 flex gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100" role="alert">
-          <AlertIcon size={18} className="shrink-0" />
-          <span>This key will not be shown again. Copy it now and keep it somewhere safe.</span>
-        </div>
-        <div className="flex items-center gap-2 rounded-xl border border-gray-200 bg-gray-50 p-2 pl-3 dark:border-gray-700 dark:bg-gray-950">
-          <code data-testid="new-api-key" className="min-w-0 flex-1 font-mono text-sm break-all select-all">
-            {created.xi_api_key}
-          </code>
-          <Button size="sm" onClick={() => void copy(created.xi_api_key)}>
-            <CopyIcon size={14} /> Copy
-          </Button>
-        </div>
-        <div className="mt-6 flex justify-end">
-          <Button variant="outline" onClick={() => close(false)}>
-            Done
-          </Button>
-        </div>
-      </Dialog>
-    );
-  }
-
-  return (
-    <Dialog open={open} onOpenChange={close} title="Create API key">
-      <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <TextField
-          label="Name"
-          value={name}
-          maxLength={NAME_MAX}
-          onChange={(e) => {
-            setName(e.target.value);
-            setError(undefined);
-          }}
-          placeholder="e.g. Production server"
-          error={error}
-          autoFocus
-        />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" onClick={() => close(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={mutation.isPending}>
-            Create
-          </Button>
-        </div>
-      </form>
-    </Dialog>
-  );
+export function PermissionsCell({ permissions }: { permissions: string[] | null | undefined }) {
+  if (!permissions) return <span className="text-gray-600 dark:text-gray-400">All</span>;
+  return <BadgeList items={permissions.map(permissionLabel)} max={2} />;
 }
 
 export function ApiKeysPage() {
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: apiKeysQueryKey, queryFn: listApiKeys });
   const [createOpen, setCreateOpen] = useState(false);
+  const [toEdit, setToEdit] = useState<ApiKey | null>(null);
   const [toDelete, setToDelete] = useState<ApiKey | null>(null);
+  const invalidate = () => void queryClient.invalidateQueries({ queryKey: apiKeysQueryKey });
   const remove = useMutation({
     mutationFn: (key: ApiKey) => deleteApiKey(key.key_id),
     onSuccess: () => {
       toast.success('API key deleted.');
       setToDelete(null);
-      void queryClient.invalidateQueries({ queryKey: apiKeysQueryKey });
+      invalidate();
+    },
+    onError: (err) => toast.error(httpErrorMessage(err)),
+  });
+  const toggle = useMutation({
+    mutationFn: ({ key, on }: { key: ApiKey; on: boolean }) => editApiKey({ key_id: key.key_id, is_enabled: on }),
+    onSuccess: (_d, { key, on }) => {
+      toast.success(on ? `“${key.name}” enabled.` : `“${key.name}” disabled.`);
+      invalidate();
     },
     onError: (err) => toast.error(httpErrorMessage(err)),
   });
   const keys = query.data?.api_keys ?? [];
 
   return (
-    <div className="mx-auto max-w-4xl p-4 sm:p-8">
+    <div className="mx-auto max-w-5xl p-4 sm:p-8">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
           <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
             Use an API key in the <code className="font-mono text-xs">xi-api-key</code> header to call the API from
-            your own code.
+            your own code. Limit what a key may do with permissions and a character quota.
           </p>
         </div>
         <Button onClick={() => setCreateOpen(true)}>
@@ -140,7 +83,7 @@ export function ApiKeysPage() {
         </Button>
       </div>
 
-      <div className="mt-8 overflow-hidden rounded-2xl border border-gray-200 dark:border-gray-800">
+      <div className="mt-8 overflow-x-auto rounded-2xl border border-gray-200 dark:border-gray-800">
         {query.isPending && (
           <div className="flex items-center gap-2 p-6 text-sm text-gray-500">
             <Spinner /> Loading keys…
@@ -163,23 +106,43 @@ export function ApiKeysPage() {
               <tr>
                 <th scope="col" className="px-4 py-3 font-medium">Name</th>
                 <th scope="col" className="px-4 py-3 font-medium">Key</th>
-                <th scope="col" className="hidden px-4 py-3 font-medium sm:table-cell">Created</th>
+                <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">Permissions</th>
+                <th scope="col" className="hidden px-4 py-3 font-medium md:table-cell">Characters</th>
+                <th scope="col" className="px-4 py-3 font-medium">Enabled</th>
+                <th scope="col" className="hidden px-4 py-3 font-medium lg:table-cell">Created</th>
                 <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
               </tr>
             </thead>
             <tbody>
               {keys.map((key) => (
                 <tr key={key.key_id} className="border-t border-gray-100 dark:border-gray-800">
-                  <td className="px-4 py-3 font-medium">{key.name}</td>
+                  <td className="px-4 py-3 font-medium">
+                    {key.name}
+                    {key.is_disabled && key.disable_reason && (
+                      <div className="text-xs font-normal text-gray-500">Disabled: {key.disable_reason.replace(/_/g, ' ')}</div>
+                    )}
+                  </td>
                   <td className="px-4 py-3 font-mono text-xs text-gray-600 dark:text-gray-400">{key.key_preview}</td>
-                  <td className="hidden px-4 py-3 text-gray-500 sm:table-cell">{formatDate(key.created_at_unix)}</td>
-                  <td className="px-4 py-3 text-right">
-                    <Button
-                      variant="ghost"
-                      size="icon-sm"
-                      aria-label={`Delete ${key.name}`}
-                      onClick={() => setToDelete(key)}
-                    >
+                  <td className="hidden px-4 py-3 md:table-cell">
+                    <PermissionsCell permissions={key.permissions} />
+                  </td>
+                  <td className="hidden px-4 py-3 whitespace-nowrap text-gray-600 md:table-cell dark:text-gray-400">
+                    {quotaText(key.character_count, key.character_limit)}
+                  </td>
+                  <td className="px-4 py-3">
+                    <KeyEnabledSwitch
+                      enabled={!key.is_disabled}
+                      name={key.name}
+                      pending={toggle.isPending && toggle.variables?.key.key_id === key.key_id}
+                      onChange={(on) => toggle.mutate({ key, on })}
+                    />
+                  </td>
+                  <td className="hidden px-4 py-3 text-gray-500 lg:table-cell">{formatDate(key.created_at_unix)}</td>
+                  <td className="px-4 py-3 text-right whitespace-nowrap">
+                    <Button variant="ghost" size="sm" aria-label={`Edit ${key.name}`} onClick={() => setToEdit(key)}>
+                      Edit
+                    </Button>
+                    <Button variant="ghost" size="icon-sm" aria-label={`Delete ${key.name}`} onClick={() => setToDelete(key)}>
                       <TrashIcon size={15} />
                     </Button>
                   </td>
@@ -190,7 +153,37 @@ export function ApiKeysPage() {
         )}
       </div>
 
-      <CreateKeyDialog open={createOpen} onOpenChange={setCreateOpen} />
+      <KeyFormDialog
+        open={createOpen}
+        onOpenChange={setCreateOpen}
+        title="Create API key"
+        submitLabel="Create"
+        onSubmit={async (v) => {
+          const created = await createApiKey(v);
+          invalidate();
+          return { secret: created.xi_api_key, name: created.name };
+        }}
+      />
+      <KeyFormDialog
+        open={toEdit !== null}
+        onOpenChange={(o) => !o && setToEdit(null)}
+        title="Edit API key"
+        submitLabel="Save"
+        initial={
+          toEdit
+            ? { name: toEdit.name, permissions: toEdit.permissions ?? 'all', characterLimit: toEdit.character_limit ?? undefined }
+            : undefined
+        }
+        onSubmit={async (v) => {
+          if (!toEdit) return;
+          const body = editBody(toEdit, v);
+          if (body) {
+            await editApiKey({ key_id: toEdit.key_id, ...body });
+            toast.success('API key updated.');
+            invalidate();
+          }
+        }}
+      />
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => !open && setToDelete(null)}

@@ -1,23 +1,40 @@
 import { z } from 'zod';
 import { ApiError, client, unwrap, type Schemas } from '@/lib/api';
 
-export type Session = Schemas['SessionResponse'];
+/** The session; the server also says whether TOTP is on and whether the workspace's 2FA rule is unmet. */
+export type Session = Schemas['SessionResponse'] & { totp_enabled?: boolean; mfa_enrollment_required?: boolean };
 
 export const sessionQueryKey = ['session'] as const;
 
 /** Current session, or null when signed out (401). */
 export async function getSession(): Promise<Session | null> {
   try {
-    return await unwrap(client.GET('/api/auth/session'));
+    return (await unwrap(client.GET('/api/auth/session'))) as Session;
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return null;
     throw err;
   }
 }
 
-export const signUp = (body: Schemas['SignUpRequest']) => unwrap(client.POST('/api/auth/sign-up', { body }));
+/** `invite_code` (an invitation to the same email) joins the inviting workspace on sign-up. */
+export const signUp = (body: Schemas['SignUpRequest'] & { invite_code?: string }) =>
+  unwrap(client.POST('/api/auth/sign-up', { body }));
 
-export const signIn = (body: Schemas['SignInRequest']) => unwrap(client.POST('/api/auth/sign-in', { body }));
+/**
+ * Sign-in's answer. The server adds fields its schema does not list yet: an
+ * MFA challenge (`mfa_required`, `mfa_token`), the safe `redirect_to`, and
+ * `mfa_enrollment_required` when the workspace requires 2FA the user lacks.
+ */
+export type SignInResult = Partial<Schemas['SignInResponse']> & {
+  mfa_required?: boolean;
+  mfa_token?: string;
+  redirect_to?: string;
+  mfa_enrollment_required?: boolean;
+};
+
+/** `redirect` is checked by the server too (spec §2 rule; unsafe attempts are logged there). */
+export const signIn = (body: Schemas['SignInRequest'] & { redirect?: string }) =>
+  unwrap(client.POST('/api/auth/sign-in', { body })) as Promise<SignInResult>;
 
 export const signOut = () => unwrap(client.POST('/api/auth/sign-out'));
 
@@ -80,3 +97,22 @@ export function fieldErrors<K extends string>(error: z.ZodError): FieldErrors<K>
   }
   return out;
 }
+
+export type EmailActionResult = Schemas['SecurityEmailActionResult'];
+
+/** The server side of /app/action (spec §2): applies the link's mode with its code. */
+export const applyEmailAction = (body: Schemas['SecurityEmailActionRequest']) =>
+  unwrap(client.POST('/api/auth/action', { body }));
+
+export const ACTION_MESSAGES = {
+  optedOut: 'We have opted you out of receiving product updates.',
+  optOutFailed: 'An error occurred while trying to opt you out from receiving product updates, please try again.',
+  supportTitle: 'Grant Support Access to Your Account',
+  supportText: 'Do you want to grant our support team temporary access to your account?',
+  supportConfirm: 'Grant Access',
+  supportGranted: 'Thank you for granting us access to your account!',
+  emailRecovered:
+    'Your email address has been restored. Every session was signed out: sign in again, and consider resetting your password.',
+  invalidLink: 'This link is invalid, has expired or has already been used.',
+  signInForSupport: 'Please sign in to the account that received this email, then confirm the support access request.',
+} as const;

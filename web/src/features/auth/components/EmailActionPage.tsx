@@ -1,12 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { Spinner } from '@/components/Spinner';
-import { ApiError } from '@/lib/api';
-import { MESSAGES } from '@/lib/constants';
+import { ApiError, httpErrorMessage } from '@/lib/api';
+import { DEFAULT_APP_ROUTE, MESSAGES } from '@/lib/constants';
 import { safeRedirect } from '@/lib/redirect';
-import { verifyEmail } from '../api';
+import { toast } from '@/lib/toast';
+import { ACTION_MESSAGES, applyEmailAction, sessionQueryKey, verifyEmail } from '../api';
+import { useSession } from '../hooks/useSession';
+import { storePendingAction } from '../pendingAction';
 import { AuthHeading, Notice } from './AuthLayout';
 
 function signInPath(continueUrl: string | null): string {
@@ -74,10 +78,199 @@ function VerifyEmail({ code, continueUrl }: { code: string; continueUrl: string 
   );
 }
 
+
+/** Applies a one-shot action code once per page view (the query cache keeps the answer). */
+function useAction(mode: string, code: string, continueUrl: string | null) {
+  return useQuery({
+    queryKey: ['auth', 'action', mode, code],
+    queryFn: () => applyEmailAction({ mode, code, ...(continueUrl ? { continue_url: continueUrl } : {}) }),
+    enabled: code !== '',
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** The text for a failed action: a bad code, too many attempts, the server's message, or the generic one. */
+export function actionErrorText(error: unknown): string {
+  if (!(error instanceof ApiError)) return MESSAGES.genericHttpError;
+  if (error.errorType === 'invalid_action_code') return ACTION_MESSAGES.invalidLink;
+  if (error.status === 429) return MESSAGES.tooManyAttempts;
+  return httpErrorMessage(error);
+}
+
+function BackToSignIn() {
+  return (
+    <p className="mt-6 text-center text-sm">
+      <Link to="/app/sign-in" className="font-medium underline-offset-4 hover:underline">
+        Back to sign in
+      </Link>
+    </p>
+  );
+}
+
+function Working({ label }: { label: string }) {
+  return (
+    <div className="flex items-center gap-3 text-sm text-gray-600 dark:text-gray-400">
+      <Spinner /> {label}
+    </div>
+  );
+}
+
+/** optOutOfUpdates: the opted-out dialog, or the error dialog (spec §2, §8: opt-out failure shows an error dialog). */
+function OptOut({ code, continueUrl }: { code: string; continueUrl: string | null }) {
+  const navigate = useNavigate();
+  const action = useAction('optOutOfUpdates', code, continueUrl);
+  if (code && action.isPending) return <Working label="Opting you out…" />;
+  const next = action.data?.continue_url ? safeRedirect(action.data.continue_url) : '/';
+  const ok = action.isSuccess;
+  const close = () => navigate(ok ? next : '/', { replace: true });
+  return (
+    <>
+      <AuthHeading title="Product updates" />
+      <Dialog
+        open
+        onOpenChange={(open) => !open && close()}
+        title={ok ? 'Opted out' : 'Something went wrong'}
+        description={ok ? ACTION_MESSAGES.optedOut : ACTION_MESSAGES.optOutFailed}
+        footer={<Button onClick={close}>OK</Button>}
+      />
+    </>
+  );
+}
+
+/** recoverEmail: undoes an email change; the server ends every session. */
+function RecoverEmail({ code }: { code: string }) {
+  const queryClient = useQueryClient();
+  const action = useQuery({
+    queryKey: ['auth', 'action', 'recoverEmail', code],
+    queryFn: async () => {
+      const res = await applyEmailAction({ mode: 'recoverEmail', code });
+      queryClient.setQueryData(sessionQueryKey, null);
+      return res;
+    },
+    enabled: code !== '',
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  if (code && action.isPending) return <Working label="Restoring your email address…" />;
+  if (!code || action.isError || !action.data) {
+    return (
+      <>
+        <AuthHeading title="Restore email address" />
+        <Notice tone="error">{code ? actionErrorText(action.error) : ACTION_MESSAGES.invalidLink}</Notice>
+        <BackToSignIn />
+      </>
+    );
+  }
+  return (
+    <>
+      <AuthHeading title="Email address restored" />
+      <Notice tone="success">
+        {action.data.message ?? ACTION_MESSAGES.emailRecovered}
+        {action.data.email && (
+          <span className="mt-2 block">
+            Your account uses <strong>{action.data.email}</strong> again.
+          </span>
+        )}
+      </Notice>
+      <div className="mt-6 flex flex-col gap-3">
+        <Link
+          to="/app/sign-in"
+          className="flex h-10 items-center justify-center rounded-lg bg-gray-900 text-sm font-medium text-white hover:bg-gray-800 dark:bg-white dark:text-gray-900"
+        >
+          Sign in
+        </Link>
+        <Link
+          to="/app/sign-in/forgot-password"
+          className="text-center text-sm font-medium underline-offset-4 hover:underline"
+        >
+          Reset your password
+        </Link>
+      </div>
+    </>
+  );
+}
+
+/** verifySignInRequest: the support access dialog; needs the signed-in user (spec §2, §6, §8). */
+function SupportAccess({ code }: { code: string }) {
+  const navigate = useNavigate();
+  const session = useSession();
+  const [open, setOpen] = useState(true);
+  const grant = useMutation({
+    mutationFn: () => applyEmailAction({ mode: 'verifySignInRequest', code }),
+    onSuccess: (res) => {
+      toast.success(ACTION_MESSAGES.supportGranted);
+      navigate(res.redirect_to ?? '/', { replace: true });
+    },
+    onError: (err) => toast.error(httpErrorMessage(err)),
+  });
+
+  if (!code) {
+    return (
+      <>
+        <AuthHeading title={ACTION_MESSAGES.supportTitle} />
+        <Notice tone="error">{ACTION_MESSAGES.invalidLink}</Notice>
+        <BackToSignIn />
+      </>
+    );
+  }
+  if (session.isPending) return <Working label="Loading…" />;
+  if (!session.data) {
+    const here = `/app/action?${new URLSearchParams({ mode: 'verifySignInRequest', verificationCode: code }).toString()}`;
+    return (
+      <>
+        <AuthHeading title={ACTION_MESSAGES.supportTitle} />
+        <Notice>{ACTION_MESSAGES.signInForSupport}</Notice>
+        <div className="mt-6">
+          <Button
+            className="w-full"
+            onClick={() => {
+              storePendingAction(here);
+              navigate('/app/sign-in');
+            }}
+          >
+            Sign in
+          </Button>
+        </div>
+      </>
+    );
+  }
+  const cancel = () => {
+    setOpen(false);
+    navigate(DEFAULT_APP_ROUTE, { replace: true });
+  };
+  return (
+    <>
+      <AuthHeading title={ACTION_MESSAGES.supportTitle} subtitle={`Signed in as ${session.data.email}`} />
+      <Dialog
+        open={open}
+        onOpenChange={(o) => !o && cancel()}
+        title={ACTION_MESSAGES.supportTitle}
+        description={ACTION_MESSAGES.supportText}
+        footer={
+          <>
+            <Button variant="outline" onClick={cancel}>
+              Cancel
+            </Button>
+            <Button loading={grant.isPending} onClick={() => grant.mutate()}>
+              {ACTION_MESSAGES.supportConfirm}
+            </Button>
+          </>
+        }
+      />
+    </>
+  );
+}
+
 /**
  * Email-action handler (spec §2): /app/action?mode=…&oobCode=…
  * verifyEmail → confirmation dialog then sign-in; resetPassword → the
- * reset-password route with the code; recoverEmail → nothing; others → error.
+ * reset-password route with the code; recoverEmail, optOutOfUpdates and
+ * verifySignInRequest → POST /api/auth/action; others → the unknown-mode error.
  */
 export function EmailActionPage() {
   const [params] = useSearchParams();
@@ -91,7 +284,11 @@ export function EmailActionPage() {
     case 'resetPassword':
       return <Navigate to={`/app/sign-in/reset-password?${params.toString()}`} replace />;
     case 'recoverEmail':
-      return <Navigate to="/app/sign-in" replace />;
+      return <RecoverEmail code={code} />;
+    case 'optOutOfUpdates':
+      return <OptOut code={code} continueUrl={continueUrl} />;
+    case 'verifySignInRequest':
+      return <SupportAccess code={code} />;
     default:
       return (
         <>

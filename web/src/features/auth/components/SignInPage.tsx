@@ -5,6 +5,9 @@ import { Button } from '@/components/Button';
 import { PasswordField, TextField } from '@/components/Field';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
+import { MfaChallenge } from '@/features/security/components/MfaChallenge';
+import { ADD_2FA_ROUTE } from '@/features/security/api';
+import { getStoredInviteCode, invitePath } from '@/features/invitations/storage';
 import { safeRedirect } from '@/lib/redirect';
 import { toast } from '@/lib/toast';
 import {
@@ -14,7 +17,9 @@ import {
   signIn,
   signInSchema,
   type FieldErrors,
+  type SignInResult,
 } from '../api';
+import { takePendingAction } from '../pendingAction';
 import { useSession } from '../hooks/useSession';
 import { AuthHeading, Notice } from './AuthLayout';
 
@@ -30,15 +35,39 @@ export function SignInPage() {
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
-  const target = safeRedirect(params.get('redirect'));
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  // Set once this page signs the user in, so it picks the destination (not the session redirect below).
+  const [finishing, setFinishing] = useState(false);
+  const requested = params.get('redirect');
+  const target = safeRedirect(requested);
+  const redirectParam = requested ? `?redirect=${encodeURIComponent(requested)}` : '';
+
+  /** Where to go once signed in: a pending email action, the 2FA setup, or the server's redirect_to. */
+  const finish = async (res: { redirect_to?: string; mfa_enrollment_required?: boolean }) => {
+    setFinishing(true);
+    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    if (res.mfa_enrollment_required) return navigate(ADD_2FA_ROUTE, { replace: true });
+    const pending = takePendingAction();
+    if (pending) return navigate(pending, { replace: true });
+    const invite = requested ? null : getStoredInviteCode();
+    if (invite) return navigate(invitePath(invite), { replace: true });
+    navigate(res.redirect_to ? safeRedirect(res.redirect_to) : target, { replace: true });
+  };
 
   const mutation = useMutation({
     mutationFn: signIn,
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-      navigate(target, { replace: true });
+    onSuccess: async (res: SignInResult) => {
+      if (res.mfa_required && res.mfa_token) {
+        setMfaToken(res.mfa_token);
+        return;
+      }
+      await finish(res);
     },
     onError: (err, vars) => {
+      if (err instanceof ApiError && err.status === 429) {
+        setFormError(MESSAGES.tooManyAttempts);
+        return;
+      }
       if (err instanceof ApiError && err.errorType === 'email_not_verified') {
         setUnverifiedEmail(vars.email);
         return;
@@ -58,7 +87,24 @@ export function SignInPage() {
       toast.error(err instanceof ApiError && err.status < 500 ? err.message : MESSAGES.verificationEmailFailed),
   });
 
-  if (session.data) return <Navigate to={target} replace />;
+  if (session.data && !finishing && !mutation.isPending && !mfaToken) return <Navigate to={target} replace />;
+
+  if (mfaToken) {
+    return (
+      <>
+        <AuthHeading title="Two-factor authentication" subtitle="Enter the code from your authenticator app to finish signing in." />
+        <MfaChallenge
+          mfaToken={mfaToken}
+          onVerified={(res) => finish(res)}
+          onRestart={(message) => {
+            setMfaToken(null);
+            setPassword('');
+            setFormError(message ?? null);
+          }}
+        />
+      </>
+    );
+  }
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -70,7 +116,7 @@ export function SignInPage() {
       return;
     }
     setErrors({});
-    mutation.mutate(parsed.data);
+    mutation.mutate(requested ? { ...parsed.data, redirect: requested } : parsed.data);
   };
 
   return (
@@ -81,7 +127,7 @@ export function SignInPage() {
           <>
             Don&apos;t have an account?{' '}
             <Link
-              to="/app/sign-up"
+              to={`/app/sign-up${redirectParam}`}
               className="font-medium text-gray-900 underline-offset-4 hover:underline dark:text-white"
             >
               Sign up
@@ -148,6 +194,17 @@ export function SignInPage() {
           Sign in
         </Button>
       </form>
+      <div className="my-6 flex items-center gap-3 text-xs text-gray-500 uppercase">
+        <span className="h-px flex-1 bg-gray-200 dark:bg-gray-800" />
+        or
+        <span className="h-px flex-1 bg-gray-200 dark:bg-gray-800" />
+      </div>
+      <Link
+        to={`/app/sso${redirectParam}`}
+        className="flex h-11 w-full items-center justify-center rounded-lg border border-gray-300 bg-white text-base font-medium text-gray-900 hover:bg-gray-50 focus-visible:outline-2 focus-visible:outline-offset-2 dark:border-gray-700 dark:bg-gray-900 dark:text-gray-100 dark:hover:bg-gray-800"
+      >
+        Sign in with SSO
+      </Link>
     </>
   );
 }

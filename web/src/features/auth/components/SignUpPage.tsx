@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { PasswordField, TextField } from '@/components/Field';
@@ -8,6 +8,7 @@ import { MailIcon } from '@/components/icons';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
+import { clearStoredInviteCode, getStoredInviteCode } from '@/features/invitations/storage';
 import {
   fieldErrors,
   isDevMailboxAvailable,
@@ -22,8 +23,17 @@ import { AuthHeading, Notice } from './AuthLayout';
 type Field = 'email' | 'password' | 'terms';
 
 /** Sign-up form (spec §2, §5): email, password, terms checkbox (required). */
-export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
-  const [email, setEmail] = useState('');
+export function SignUpForm({
+  onSignedUp,
+  inviteCode,
+  initialEmail = '',
+}: {
+  onSignedUp: (email: string) => void;
+  /** A workspace invitation to accept on sign-up (spec: stored under workspaceInviteCode). */
+  inviteCode?: string | null;
+  initialEmail?: string;
+}) {
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const [terms, setTerms] = useState(false);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
@@ -32,7 +42,10 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void
 
   const mutation = useMutation({
     mutationFn: signUp,
-    onSuccess: (_, vars) => onSignedUp(vars.email),
+    onSuccess: (_, vars) => {
+      if (vars.invite_code) clearStoredInviteCode(); // joined with the account
+      onSignedUp(vars.email);
+    },
     onError: (err) => {
       if (err instanceof ApiError && err.status < 500) {
         const loc = (err.payload as { detail?: Array<{ loc?: string[] }> })?.detail;
@@ -53,7 +66,12 @@ export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void
       return;
     }
     setErrors({});
-    mutation.mutate({ email: parsed.data.email, password: parsed.data.password, terms_accepted: true });
+    mutation.mutate({
+      email: parsed.data.email,
+      password: parsed.data.password,
+      terms_accepted: true,
+      ...(inviteCode ? { invite_code: inviteCode } : {}),
+    });
   };
 
   return (
@@ -169,7 +187,9 @@ export function CheckEmail({ email }: { email: string }) {
 }
 
 export function SignUpPage() {
+  const [params] = useSearchParams();
   const [signedUpEmail, setSignedUpEmail] = useState<string | null>(null);
+  const [inviteCode] = useState(getStoredInviteCode);
   if (signedUpEmail) return <CheckEmail email={signedUpEmail} />;
   return (
     <>
@@ -184,7 +204,12 @@ export function SignUpPage() {
           </>
         }
       />
-      <SignUpForm onSignedUp={setSignedUpEmail} />
+      {inviteCode && (
+        <div className="mb-6">
+          <Notice tone="info">You are signing up to accept a workspace invitation.</Notice>
+        </div>
+      )}
+      <SignUpForm onSignedUp={setSignedUpEmail} inviteCode={inviteCode} initialEmail={params.get('email') ?? ''} />
     </>
   );
 }

@@ -56,7 +56,7 @@ export function useSignOut() {
 }
 
 /** Pages a signed-out visitor may stay on when another tab signs out. */
-const PUBLIC_PATHS = ['/app/sign-in', '/app/sign-up', '/app/action', '/app/sso', '/app/dev/mailbox', '/share/'];
+const PUBLIC_PATHS = ['/app/sign-in', '/app/sign-up', '/app/action', '/app/sso', '/app/invite', '/app/dev/mailbox', '/share/'];
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(p.endsWith('/') ? p : `${p}/`));

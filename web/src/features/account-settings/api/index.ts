@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { ApiError, client, httpErrorMessage, unwrap } from '@/lib/api';
+import { MESSAGES } from '@/lib/constants';
+
+export const ACCOUNT_MESSAGES = {
+  /** Spec §8. */
+  emailUpdated: 'Email updated! Please refresh this page to reauthenticate.',
+  emailUpdateFailedPrefix: 'Unable to update email, ',
+  optedOut: 'We have opted you out of receiving product updates.',
+  optOutFailed: 'An error occurred while trying to opt you out from receiving product updates, please try again.',
+  codeSent: 'We sent a 6-digit code to your new address. It is valid for 15 minutes.',
+  codeRequired: 'Please enter the 6-digit code from the email.',
+  sameEmail: 'That is already your email address.',
+  passwordRequired: 'Please enter your password.',
+  accountDeleted: 'Your account was deleted.',
+} as const;
+
+export const sendEmailChangeCode = (email: string) =>
+  unwrap(client.POST('/v1/user/send-email-change-verification', { body: { email } }));
+
+export const changeEmail = (code: string) =>
+  unwrap(client.PUT('/v1/user/email', { params: { query: { verification_code: code } } }));
+
+export const optOutOfUpdates = () => unwrap(client.POST('/v1/user/opt-out-of-updates'));
+
+export const deleteAccount = (password: string) =>
+  unwrap(client.DELETE('/v1/user/delete', { body: password ? { password } : {} }));
+
+export const newEmailSchema = z
+  .string()
+  .trim()
+  .min(1, 'Please enter your new email address.')
+  .pipe(z.email('Please enter a valid email address.'));
+
+export function isSixDigitCode(value: string): boolean {
+  return /^\d{6}$/.test(value.replace(/\s+/g, ''));
+}
+
+/** Spec §8: email update failure reads "Unable to update email, {text}". */
+export function emailUpdateError(err: unknown): string {
+  if (err instanceof ApiError && err.status === 429) return MESSAGES.tooManyAttempts;
+  const text = err instanceof ApiError && err.status < 500 ? err.message : httpErrorMessage(err);
+  if (text.startsWith(ACCOUNT_MESSAGES.emailUpdateFailedPrefix)) return text;
+  return `${ACCOUNT_MESSAGES.emailUpdateFailedPrefix}${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+}

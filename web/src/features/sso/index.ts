@@ -1,0 +1,2 @@
+export { SsoSignInPage } from './components/SsoSignInPage';
+export { ssoErrorText, ssoStartUrl } from './api';

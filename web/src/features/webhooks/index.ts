@@ -1,0 +1,1 @@
+export { WebhooksPage, DeliveriesDialog } from './components/WebhooksPage';

@@ -1,0 +1,1 @@
+export { SecurityPage, TrainingOptOutPanel } from './components/SecurityPage';
