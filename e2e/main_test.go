@@ -59,8 +59,9 @@ const (
 
 // StartTimbre starts Timbre on a free loopback port with a fresh data directory and no SMTP
 // server (so mail goes to the development mailbox), creates a verified user and an API key the
-// way an operator's `timbre admin` commands do, and stops everything when the test ends.
-func StartTimbre(t testing.TB) *Timbre {
+// way an operator's `timbre admin` commands do, and stops everything when the test ends. Each
+// adjust function may change the app's options before it is built.
+func StartTimbre(t testing.TB, adjust ...func(*app.Options)) *Timbre {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -106,7 +107,11 @@ func StartTimbre(t testing.TB) *Timbre {
 	logs := &testLog{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx := context.Background()
-	a, err := app.New(ctx, cfg, app.Options{WebApp: dist, InProcessEngines: false, Logger: log})
+	opts := app.Options{WebApp: dist, InProcessEngines: false, Logger: log}
+	for _, fn := range adjust {
+		fn(&opts)
+	}
+	a, err := app.New(ctx, cfg, opts)
 	if err != nil {
 		ln.Close()
 		t.Fatalf("app.New: %v\n%s", err, logs.String())

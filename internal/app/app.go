@@ -47,6 +47,9 @@ type Options struct {
 	Mail mail.Sender
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
+	// SSO, when set, adjusts the SSO service once it is built (the end-to-end tests let it
+	// reach an OIDC provider on loopback: Guard and AllowInsecureIdP).
+	SSO func(*sso.Service)
 }
 
 // App is a running Timbre.
@@ -126,6 +129,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 			return a.Auth.OpenSessionFor(ctx, u, auth.ClientOf(r))
 		},
 		SeatCheck: wsSvc.SeatAvailable, InviteWorkspace: wsSvc.InviteWorkspace}
+	if o.SSO != nil {
+		o.SSO(ssoSvc)
+	}
 	if a.Webhooks, err = webhook.New(a.DB, box, webhook.Config{
 		AllowPrivate: cfg.WebhookAllowPrivate, AllowCIDRs: cfg.WebhookAllowCIDRs, AllowHTTP: cfg.WebhookAllowHTTP,
 		MaxFailures: cfg.WebhookMaxFailures}, a.Log); err != nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"timbre/internal/sso/ssotest"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 )
@@ -114,11 +115,11 @@ func TestIssuerFetchGuard(t *testing.T) {
 	db := testdb.SQLite(t)
 	e := newEnv(t, db)
 	e.svc.HTTPClient = nil // the default, guarded client
-	op := newTestOP(t)
+	op := ssotest.New(t, ssotest.Options{})
 	admin, ws := e.user("admin@guard.test")
 	s := e.session(admin, ws.ID)
 	wantCode(t, e.call("POST", "/api/workspace/sso/providers", map[string]any{"type": "oidc", "name": "G", "domains": []string{"guard.test"},
-		"issuer": op.srv.URL, "client_id": op.clientID, "client_secret": op.clientSecret}, &s), http.StatusCreated, "")
+		"issuer": op.URL, "client_id": op.ClientID, "client_secret": op.ClientSecret}, &s), http.StatusCreated, "")
 	wantCode(t, e.call("GET", "/api/sso/start?email=x@guard.test", nil, nil), http.StatusBadGateway, "sso_misconfigured")
 	if n := count(t, db, `SELECT COUNT(*) FROM sso_flows`); n != 0 {
 		t.Fatalf("%d flows recorded for a refused start", n)

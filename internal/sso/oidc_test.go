@@ -9,6 +9,7 @@ import (
 
 	"timbre/internal/auth"
 	"timbre/internal/sso"
+	"timbre/internal/sso/ssotest"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 )
@@ -64,21 +65,21 @@ func TestOIDCSignIn(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		e := newEnv(t, db)
-		op := newTestOP(t)
+		op := ssotest.New(t, ssotest.Options{})
 		admin, ws := e.user("admin@acme.test")
 		adm := e.session(admin, ws.ID)
 
 		// The admin registers the provider; the client secret is stored only encrypted.
 		created := wantCode(t, e.call("POST", "/api/workspace/sso/providers", map[string]any{
-			"type": "oidc", "name": "Acme IdP", "domains": []string{"Acme.test"}, "issuer": op.srv.URL,
-			"client_id": op.clientID, "client_secret": op.clientSecret}, &adm), http.StatusCreated, "")
-		if created["type"] != "oidc" || created["client_id"] != op.clientID || created["has_client_secret"] != true || created["client_secret"] != nil {
+			"type": "oidc", "name": "Acme IdP", "domains": []string{"Acme.test"}, "issuer": op.URL,
+			"client_id": op.ClientID, "client_secret": op.ClientSecret}, &adm), http.StatusCreated, "")
+		if created["type"] != "oidc" || created["client_id"] != op.ClientID || created["has_client_secret"] != true || created["client_secret"] != nil {
 			t.Fatalf("created provider %v", created)
 		}
 		if ds, _ := created["domains"].([]any); len(ds) != 1 || ds[0] != "acme.test" {
 			t.Fatalf("domains %v, want [acme.test]", created["domains"])
 		}
-		if dump := rawDump(t, db, "sso_providers"); strings.Contains(dump, op.clientSecret) || !strings.Contains(dump, "v1:") {
+		if dump := rawDump(t, db, "sso_providers"); strings.Contains(dump, op.ClientSecret) || !strings.Contains(dump, "v1:") {
 			t.Fatalf("sso_providers row holds the client secret in plaintext (or not encrypted): %s", dump)
 		}
 		list := wantCode(t, e.call("GET", "/v1/workspace/identity-providers", nil, &adm), 200, "")
@@ -97,7 +98,7 @@ func TestOIDCSignIn(t *testing.T) {
 		wantCode(t, e.call("GET", "/api/sso/start?email=bob@other.test", nil, nil), 404, "sso_provider_not_found")
 
 		// Auto-provisioning off: a new email is refused and nothing is created.
-		op.set(func(op *testOP) { op.email = "new@acme.test" })
+		op.Set(func(op *ssotest.Provider) { op.Email = "new@acme.test" })
 		b := e.browser()
 		wantAppRedirect(t, e.oidcSignIn(b, "new@acme.test"), "/app/sso", map[string]string{"error": "sso_no_account"})
 		if _, err := db.UserByEmail(ctx, "new@acme.test"); err != store.ErrNotFound {
@@ -126,13 +127,13 @@ func TestOIDCSignIn(t *testing.T) {
 		if err != nil || !nu.EmailVerified || nu.WorkspaceID != ws.ID || who["user_id"] != nu.ID || nu.FirstName != "Test" {
 			t.Fatalf("provisioned user %+v, %v", nu, err)
 		}
-		if op.pkceFailures != 0 {
-			t.Fatalf("PKCE failed %d times", op.pkceFailures)
+		if op.PKCEFailures() != 0 {
+			t.Fatalf("PKCE failed %d times", op.PKCEFailures())
 		}
 
 		// An existing member signs in without provisioning, and the redirect parameter is kept
 		// when it is a plain app path.
-		op.set(func(op *testOP) { op.email = "admin@acme.test" })
+		op.Set(func(op *ssotest.Provider) { op.Email = "admin@acme.test" })
 		b = e.browser()
 		res := e.get(b, e.srv.URL+"/api/sso/start?email=admin@acme.test&redirect="+url.QueryEscape("/app/voice-lab"))
 		wantAppRedirect(t, res, "/app/voice-lab", nil)
@@ -145,7 +146,7 @@ func TestOIDCSignIn(t *testing.T) {
 
 		// An existing account of the domain that is not a member is not taken over.
 		outsider, _ := e.user("outsider@acme.test")
-		op.set(func(op *testOP) { op.email = "outsider@acme.test" })
+		op.Set(func(op *ssotest.Provider) { op.Email = "outsider@acme.test" })
 		b = e.browser()
 		wantAppRedirect(t, e.oidcSignIn(b, "outsider@acme.test"), "/app/sso", map[string]string{"error": "sso_not_member"})
 		if _, err := db.Role(ctx, ws.ID, outsider.ID); err != store.ErrNotFound {
@@ -153,27 +154,27 @@ func TestOIDCSignIn(t *testing.T) {
 		}
 
 		// The provider vouching for an email outside its domains is refused.
-		op.set(func(op *testOP) { op.email = "eve@evil.test" })
+		op.Set(func(op *ssotest.Provider) { op.Email = "eve@evil.test" })
 		b = e.browser()
 		wantAppRedirect(t, e.oidcSignIn(b, "someone@acme.test"), "/app/sso", map[string]string{"error": "sso_domain_mismatch"})
-		op.set(func(op *testOP) { op.email = "unverified@acme.test"; op.emailVerified = false })
+		op.Set(func(op *ssotest.Provider) { op.Email = "unverified@acme.test"; op.EmailVerified = false })
 		b = e.browser()
 		wantAppRedirect(t, e.oidcSignIn(b, "unverified@acme.test"), "/app/sso", map[string]string{"error": "sso_email_missing"})
-		op.set(func(op *testOP) { op.email = "new@acme.test"; op.emailVerified = true })
+		op.Set(func(op *ssotest.Provider) { op.Email = "new@acme.test"; op.EmailVerified = true })
 
 		// Tampered ID tokens: wrong nonce, foreign signature, other audience, other issuer, expired.
-		for name, knob := range map[string]func(*testOP){
-			"nonce":     func(op *testOP) { op.badNonce = true },
-			"signature": func(op *testOP) { op.wrongKey = true },
-			"audience":  func(op *testOP) { op.audience = "someone-else" },
-			"issuer":    func(op *testOP) { op.issuer = "https://evil.example" },
-			"expired":   func(op *testOP) { op.expired = true },
+		for name, knob := range map[string]func(*ssotest.Provider){
+			"nonce":     func(op *ssotest.Provider) { op.BadNonce = true },
+			"signature": func(op *ssotest.Provider) { op.WrongKey = true },
+			"audience":  func(op *ssotest.Provider) { op.Audience = "someone-else" },
+			"issuer":    func(op *ssotest.Provider) { op.Issuer = "https://evil.example" },
+			"expired":   func(op *ssotest.Provider) { op.Expired = true },
 		} {
-			op.set(knob)
+			op.Set(knob)
 			b = e.browser()
 			res := e.oidcSignIn(b, "new@acme.test")
-			op.set(func(op *testOP) {
-				op.badNonce, op.wrongKey, op.audience, op.issuer, op.expired = false, false, "", "", false
+			op.Set(func(op *ssotest.Provider) {
+				op.BadNonce, op.WrongKey, op.Audience, op.Issuer, op.Expired = false, false, "", "", false
 			})
 			wantAppRedirect(t, res, "/app/sso", map[string]string{"error": "sso_response_invalid"})
 			if code, _ := e.whoami(b); code != http.StatusUnauthorized {
@@ -233,7 +234,7 @@ func TestOIDCSignIn(t *testing.T) {
 		if n := count(t, db, `SELECT COUNT(*) FROM sso_flows WHERE used = ?`, false); n != 0 {
 			t.Logf("%d unused flows left (abandoned starts)", n)
 		}
-		t.Logf("OIDC: token calls %d, PKCE failures %d, sign-ins audited %d, refusals audited %d", op.tokenCalls, op.pkceFailures,
+		t.Logf("OIDC: token calls %d, PKCE failures %d, sign-ins audited %d, refusals audited %d", op.TokenCalls(), op.PKCEFailures(),
 			auditCount(t, db, ws.ID, "sso", "sign_in"), auditCount(t, db, ws.ID, "sso", "sign_in_failed"))
 	})
 }

@@ -6,9 +6,11 @@ import { SIGN_IN_ROUTE, TIMINGS } from '@/lib/constants';
 import { playerStore } from '@/lib/player';
 import { clearUserData } from '@/lib/storage';
 import { signOut, sessionQueryKey } from '../api';
+import { clearToasts } from '@/lib/toast';
 
 function clearLocal(queryClient: QueryClient) {
   playerStore.clear();
+  clearToasts(); // the signed-in session's messages don't belong on the sign-in page
   clearUserData();
   void queryClient.cancelQueries();
   queryClient.clear();

@@ -56,6 +56,8 @@ export function InvitePage() {
       clearStoredInviteCode();
       toast.success(INVITE_MESSAGES.accepted(invite.data?.workspace_name ?? 'the workspace'));
       // The session now works in the joined workspace: everything is fetched again.
+      // The invite is used up: drop it before refetching, or the page would ask for it again (404).
+      queryClient.removeQueries({ queryKey: inviteQueryKey(code) });
       await queryClient.resetQueries();
       navigate(DEFAULT_APP_ROUTE, { replace: true });
     },
