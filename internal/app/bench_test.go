@@ -26,9 +26,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -138,8 +143,8 @@ func (e *benchEnv) prepare(voiceID, format, text string) *speech.Job {
 	return j
 }
 
-// rawRequest is the engine request the server makes for span i of the job (speech.Service.Run).
-func rawRequest(j *speech.Job, i int) engine.Request {
+// benchRawRequest is the engine request the server makes for span i of the job (speech.Service.Run).
+func benchRawRequest(j *speech.Job, i int) engine.Request {
 	sp := j.Spans[i]
 	return engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody}
 }
@@ -160,6 +165,10 @@ func (e *benchEnv) stream(key, voiceID, format, text string) (ttfb time.Duration
 		return 0, 0, err
 	}
 	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(res.Body, 300))
+		return 0, 0, fmt.Errorf("status %d: %s", res.StatusCode, msg)
+	}
 	buf := make([]byte, 64<<10)
 	for {
 		m, rerr := res.Body.Read(buf)
@@ -174,19 +183,16 @@ func (e *benchEnv) stream(key, voiceID, format, text string) (ttfb time.Duration
 			return 0, n, rerr
 		}
 	}
-	if res.StatusCode != http.StatusOK {
-		return 0, n, fmt.Errorf("status %d", res.StatusCode)
-	}
 	if n == 0 {
 		return 0, 0, errors.New("empty stream")
 	}
 	return ttfb, n, nil
 }
 
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func benchMillis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// percentile of durations (sorts them).
-func percentile(durs []time.Duration, p float64) time.Duration {
+// benchPercentile of durations (sorts them).
+func benchPercentile(durs []time.Duration, p float64) time.Duration {
 	if len(durs) == 0 {
 		return 0
 	}
@@ -198,7 +204,7 @@ func percentile(durs []time.Duration, p float64) time.Duration {
 // to synthesize the stream's first sentence alone (engine.Synthesize on the app's own engine
 // object, the same request the server makes for span 0). Goal: ttfb ≤ 1.1 × raw + 5 ms.
 //
-//	go test ./internal/app/ -run '^$' -bench BenchmarkStreamTTFB -benchtime 20x
+//	go test ./internal/app/ -run '^$' -bench BenchmarkStreamTTFB -benchtime 6s
 func BenchmarkStreamTTFB(b *testing.B) {
 	e := newBenchEnv(b, store.SQLite, 1)
 	ctx := context.Background()
@@ -207,7 +213,7 @@ func BenchmarkStreamTTFB(b *testing.B) {
 			b.Run(v.name+"/"+format, func(b *testing.B) {
 				j := e.prepare(v.id, format, benchText)
 				eng := e.app.Engines[j.Voice.Engine]
-				first := rawRequest(j, 0)
+				first := benchRawRequest(j, 0)
 				server := func() time.Duration {
 					t, _, err := e.stream(e.keys[0], v.id, format, benchText)
 					if err != nil {
@@ -240,9 +246,9 @@ func BenchmarkStreamTTFB(b *testing.B) {
 					i++
 					ttfbs, raws = append(ttfbs, t), append(raws, r)
 				}
-				t50, r50 := ms(percentile(ttfbs, 0.5)), ms(percentile(raws, 0.5))
+				t50, r50 := benchMillis(benchPercentile(ttfbs, 0.5)), benchMillis(benchPercentile(raws, 0.5))
 				b.ReportMetric(t50, "ttfb-ms")
-				b.ReportMetric(ms(percentile(ttfbs, 0.9)), "ttfb-p90-ms")
+				b.ReportMetric(benchMillis(benchPercentile(ttfbs, 0.9)), "ttfb-p90-ms")
 				b.ReportMetric(r50, "raw-first-ms")
 				b.ReportMetric(t50/r50, "ratio")
 				b.ReportMetric(1.1*r50+5, "goal-ms")
@@ -253,13 +259,13 @@ func BenchmarkStreamTTFB(b *testing.B) {
 }
 
 // BenchmarkStreamThroughput compares characters per second through the stream route with the
-// raw engine, both driven by c goroutines each doing one text per iteration: the server through
+// raw engine, both driven by c goroutines each doing one text per phase: the server through
 // POST …/stream (pcm_22050, whole response read), the engine with the same sentence-by-sentence
 // requests the server makes, on the same engine object (the espeak-ng worker pool; flite in
 // process). Requests are spread round-robin over 3 enterprise workspaces (15 slots each), so 32
 // streams never meet the per-workspace limit. Goal: server ≥ 90 % of raw.
 //
-//	go test ./internal/app/ -run '^$' -bench BenchmarkStreamThroughput -benchtime 4x
+//	go test ./internal/app/ -run '^$' -bench BenchmarkStreamThroughput -benchtime 6s
 func BenchmarkStreamThroughput(b *testing.B) {
 	const format = "pcm_22050"
 	e := newBenchEnv(b, store.SQLite, 3)
@@ -288,7 +294,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				}
 				raw := func(int) error {
 					for i := range j.Spans {
-						if _, err := eng.Synthesize(ctx, rawRequest(j, i)); err != nil {
+						if _, err := eng.Synthesize(ctx, benchRawRequest(j, i)); err != nil {
 							return err
 						}
 					}
@@ -298,30 +304,76 @@ func BenchmarkStreamThroughput(b *testing.B) {
 					_, _, err := e.stream(e.keys[w%len(e.keys)], v.id, format, benchText)
 					return err
 				}
-				run(server) // warm up connections
-				var rawTime, serverTime time.Duration
+				// Warm up: one connection per stream, with a short text.
+				run(func(w int) error {
+					_, _, err := e.stream(e.keys[w%len(e.keys)], v.id, format, "Warm up.")
+					return err
+				})
+				// Each iteration runs raw, server, server, raw (ABBA), so load that rises or falls
+				// during the iteration (this machine is shared) weighs on both sides alike. Besides
+				// wall time, each phase's CPU time (this process and its engine workers) is summed:
+				// CPU per character does not depend on what else the machine is doing.
+				var rawTime, serverTime, rawCPU, serverCPU time.Duration
+				phase := func(fn func(int) error, wall, cpu *time.Duration) {
+					c0 := benchProcessCPU()
+					*wall += run(fn)
+					*cpu += benchProcessCPU() - c0
+				}
 				i := 0
 				for b.Loop() {
-					if i%2 == 0 {
-						rawTime += run(raw)
-						serverTime += run(server)
-					} else {
-						serverTime += run(server)
-						rawTime += run(raw)
-					}
+					phase(raw, &rawTime, &rawCPU)
+					phase(server, &serverTime, &serverCPU)
+					phase(server, &serverTime, &serverCPU)
+					phase(raw, &rawTime, &rawCPU)
 					i++
 				}
 				if err, _ := failed.Load().(error); err != nil {
 					b.Fatal(err)
 				}
-				total := float64(i * c * chars)
+				total := float64(2 * i * c * chars)
 				srv, rw := total/serverTime.Seconds(), total/rawTime.Seconds()
 				b.ReportMetric(srv, "server-chars/s")
 				b.ReportMetric(rw, "raw-chars/s")
 				b.ReportMetric(100*srv/rw, "pct-of-raw")
+				b.ReportMetric(benchMillis(serverCPU)/total*1000, "server-cpu-ms/kchar")
+				b.ReportMetric(benchMillis(rawCPU)/total*1000, "raw-cpu-ms/kchar")
 			})
 		}
 	}
+}
+
+// benchProcessCPU is the CPU time (user + system) used so far by this process, its children that
+// have exited, and its live children (the engine workers) as /proc reports them (10 ms ticks).
+func benchProcessCPU() time.Duration {
+	var self, kids syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	total := time.Duration(self.Utime.Nano() + self.Stime.Nano() + kids.Utime.Nano() + kids.Stime.Nano())
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	me := os.Getpid()
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		// Fields after the command name (which is in parentheses and may hold spaces): state is
+		// field 3, ppid 4, utime 14, stime 15.
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(f[1]); ppid != me {
+			continue
+		}
+		ut, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+	}
+	return total
 }
 
 // BenchmarkHistoryList measures GET /v1/history?page_size=100 through the whole HTTP stack (key
@@ -330,28 +382,41 @@ func BenchmarkStreamThroughput(b *testing.B) {
 // (start_after_history_item_id). Alongside, the same store.ListHistory call made directly gives
 // the database's share. Goal: p99 < 10 ms.
 //
-//	go test ./internal/app/ -run '^$' -bench BenchmarkHistoryList -benchtime 1000x
+// testdb.SeedHistory's rows carry no alignments, while every row a TTS request creates does (the
+// JSON of both character alignments, ~20 KB for a 300-character text), and the list returns
+// them. The extra case "first-aligned" gives the 100 newest rows the alignments of a real
+// generation of benchText and lists the first page again.
+//
+//	go test ./internal/app/ -run '^$' -bench BenchmarkHistoryList -benchtime 6s
 func BenchmarkHistoryList(b *testing.B) {
 	const rows, pageSize = 100_000, 100
 	for _, d := range testdb.Dialects() {
 		b.Run(string(d), func(b *testing.B) {
-			e := newBenchEnv(b, d, 1)
+			e := newBenchEnv(b, d, 2)
 			u := e.users[0]
+			ctx := context.Background()
 			begin := time.Now()
 			ids := testdb.SeedHistory(b, e.app.DB, u.WorkspaceID, u.ID, rows, 1, time.Unix(1_700_000_000, 0))
 			b.Logf("%s: seeded %d rows in %s", d, rows, time.Since(begin).Round(time.Millisecond))
 			deepAfter := ids[rows-1-89_999]
-			cases := []struct {
+			type listCase struct {
 				name, query string
 				f           store.HistoryFilter
 				first       string
-			}{
-				{"first", "", store.HistoryFilter{PageSize: pageSize}, ids[rows-1]},
-				{"deep", "&start_after_history_item_id=" + deepAfter, store.HistoryFilter{PageSize: pageSize, StartAfterID: deepAfter}, ids[rows-1-90_000]},
+				setup       func()
 			}
-			ctx := context.Background()
+			cases := []listCase{
+				{name: "first", f: store.HistoryFilter{PageSize: pageSize}, first: ids[rows-1]},
+				{name: "deep", query: "&start_after_history_item_id=" + deepAfter,
+					f: store.HistoryFilter{PageSize: pageSize, StartAfterID: deepAfter}, first: ids[rows-1-90_000]},
+				{name: "first-aligned", f: store.HistoryFilter{PageSize: pageSize}, first: ids[rows-1],
+					setup: func() { benchAlignNewest(b, e, rows-pageSize-1) }},
+			}
 			for _, c := range cases {
 				b.Run(c.name, func(b *testing.B) {
+					if c.setup != nil {
+						c.setup()
+					}
 					url := e.srv.URL + "/v1/history?page_size=100" + c.query
 					get := func() time.Duration {
 						req, _ := http.NewRequest("GET", url, nil)
@@ -387,7 +452,7 @@ func BenchmarkHistoryList(b *testing.B) {
 						}
 						return d
 					}
-					for range 20 { // warm up caches and connections
+					for range 10 { // warm up caches and connections
 						get()
 						direct()
 					}
@@ -396,12 +461,37 @@ func BenchmarkHistoryList(b *testing.B) {
 						httpDurs = append(httpDurs, get())
 						dbDurs = append(dbDurs, direct())
 					}
-					b.ReportMetric(ms(percentile(httpDurs, 0.5)), "p50-ms")
-					b.ReportMetric(ms(percentile(httpDurs, 0.99)), "p99-ms")
-					b.ReportMetric(ms(percentile(dbDurs, 0.5)), "db-p50-ms")
-					b.ReportMetric(ms(percentile(dbDurs, 0.99)), "db-p99-ms")
+					b.ReportMetric(benchMillis(benchPercentile(httpDurs, 0.5)), "p50-ms")
+					b.ReportMetric(benchMillis(benchPercentile(httpDurs, 0.99)), "p99-ms")
+					b.ReportMetric(benchMillis(benchPercentile(dbDurs, 0.5)), "db-p50-ms")
+					b.ReportMetric(benchMillis(benchPercentile(dbDurs, 0.99)), "db-p99-ms")
 				})
 			}
 		})
 	}
+}
+
+// benchAlignNewest gives the seeded rows of e's first workspace with seq > afterSeq the alignments a
+// real stream of benchText stored (made in the second workspace, so the first one's pages keep
+// their rows).
+func benchAlignNewest(b *testing.B, e *benchEnv, afterSeq int) {
+	b.Helper()
+	ctx := context.Background()
+	if _, _, err := e.stream(e.keys[1], sarah, "pcm_22050", benchText); err != nil {
+		b.Fatal(err)
+	}
+	items, _, err := e.app.DB.ListHistory(ctx, e.users[1].WorkspaceID, store.HistoryFilter{PageSize: 1})
+	if err != nil || len(items) != 1 || items[0].Alignments == "" {
+		b.Fatalf("no alignments stored by a stream: %v", err)
+	}
+	al, ws := items[0].Alignments, e.users[0].WorkspaceID
+	if e.app.DB.Dialect == store.Postgres {
+		_, err = e.app.DB.PG.Exec(ctx, "UPDATE history SET alignments = $1 WHERE workspace_id = $2 AND seq > $3", al, ws, afterSeq)
+	} else {
+		_, err = e.app.DB.SQLiteDB.ExecContext(ctx, "UPDATE history SET alignments = ? WHERE workspace_id = ? AND seq > ?", al, ws, afterSeq)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("alignments of %d bytes on each of the newest rows", len(al))
 }

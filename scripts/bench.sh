@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Timbre's speed against its baselines, measured side by side in one run (make bench):
+#   1. time to first byte of POST /v1/text-to-speech/{voice}/stream vs. the raw engine's time to
+#      synthesize the stream's first sentence (goal: ≤ 1.1 × raw + 5 ms)
+#   2. characters per second of 1, 8 and 32 concurrent streams vs. the raw engine driven with the
+#      same concurrency (goal: ≥ 90 % of raw)
+#   3. GET /v1/history p50/p99 with 100,000 rows on SQLite and PostgreSQL (goal: p99 < 10 ms)
+# The benchmarks are in internal/app/bench_test.go (they run only with -bench). The raw `go test`
+# output scrolls by and is kept in a file; a table with the goals follows.
+#
+# Usage: scripts/bench.sh [ttfb] [throughput] [history]   (default: all three)
+# BENCH_TIME is go test's -benchtime for every benchmark (default 6s: the whole run takes about
+# three minutes on 2 CPUs). One `go test` runs them all, so every row measures the same build even
+# while the tree is being edited. PostgreSQL: TIMBRE_TEST_POSTGRES_URL (the Makefile sets it).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+groups=("$@")
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history)
+regex=""
+for g in "${groups[@]}"; do
+  case "$g" in
+    ttfb) b=BenchmarkStreamTTFB ;;
+    throughput) b=BenchmarkStreamThroughput ;;
+    history) b=BenchmarkHistoryList ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput or history)" >&2; exit 2 ;;
+  esac
+  regex="${regex:+$regex|}$b"
+done
+
+out=$(mktemp "${TMPDIR:-/tmp}/timbre-bench.XXXXXX")
+started=$(date +%s)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+cmd=(go test ./internal/app/ -run '^$' -bench "^($regex)\$" -benchtime "${BENCH_TIME:-6s}" -count 1 -timeout 30m)
+echo "== ${cmd[*]}"
+status=0
+"${cmd[@]}" 2>&1 | tee "$out" || status=1
+
+echo
+echo "Timbre benchmarks — $(nproc) CPUs, $(go env GOVERSION), $(date -u '+%Y-%m-%d %H:%M UTC'), $(( $(date +%s) - started )) s;" \
+  "load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")"
+echo "raw go test output: $out"
+awk '
+function metric(unit,   i) { for (i = 3; i < NF; i += 2) if ($(i + 1) == unit) return $i + 0; return -1 }
+function verdict(ok) { total++; if (ok) { met++; return "PASS" } return "MISS" }
+function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not counted
+/^Benchmark/ {
+  name = $1; sub(/-[0-9]+$/, "", name)
+  n = split(name, p, "/")
+  if (p[1] == "BenchmarkStreamTTFB" && n == 3) {
+    t = metric("ttfb-ms"); r = metric("raw-first-ms"); goal = 1.1 * r + 5
+    ttfb[++nt] = sprintf("  %-14s %-15s %8.1f ms %8.1f ms %8.1f ms %6.2fx   <= %5.1f ms   %s", p[2], p[3], t, metric("ttfb-p90-ms"), r, t / r, goal, verdict(t <= goal))
+  } else if (p[1] == "BenchmarkStreamThroughput" && n == 3) {
+    s = metric("server-chars/s"); r = metric("raw-chars/s"); pct = 100 * s / r; c = p[3]; sub(/^c/, "", c)
+    sc = metric("server-cpu-ms/kchar"); rc = metric("raw-cpu-ms/kchar")
+    thr[++nh] = sprintf("  %-14s %7s %10.0f %10.0f %9.1f %%   >= 90 %%    %-6s %9.1f %9.1f %8.1f %%", p[2], c, s, r, pct, verdict(pct >= 90), sc, rc, sc > 0 ? 100 * rc / sc : 0)
+  } else if (p[1] == "BenchmarkHistoryList" && n == 3) {
+    p99 = metric("p99-ms")
+    v = (p[3] == "first-aligned") ? note(p99 < 10) " (extra: the newest rows carry a real generation’s alignments)" : verdict(p99 < 10)
+    hist[++nl] = sprintf("  %-10s %-14s %8.2f ms %8.2f ms %8.2f ms %8.2f ms   < 10 ms   %s", p[2], p[3], metric("p50-ms"), p99, metric("db-p50-ms"), metric("db-p99-ms"), v)
+  }
+}
+END {
+  if (nt) {
+    print ""
+    print "1. Streaming time to first byte — POST /v1/text-to-speech/{voice}/stream, 5 sentences, loopback HTTP;"
+    print "   raw = engine.Synthesize of the first sentence alone on the app’s engine object (medians)"
+    printf "  %-14s %-15s %11s %11s %11s %7s   %-12s %s\n", "voice", "output_format", "server", "server p90", "raw first", "ratio", "goal", "result"
+    for (i = 1; i <= nt; i++) print ttfb[i]
+  }
+  if (nh) {
+    print ""
+    print "2. Throughput, characters/s — streams of the same 5 sentences (pcm_22050, 3 enterprise workspaces) vs. the raw"
+    print "   engine synthesizing the same sentences with the same concurrency (espeak-ng: worker pool; flite: in process)."
+    print "   CPU columns: CPU ms per 1,000 characters of this process and its engine workers (the client included on the"
+    print "   server side); raw/server CPU is what the server would reach on an otherwise idle machine once CPU-bound."
+    printf "  %-14s %7s %10s %10s %11s   %-9s %-6s %9s %9s %10s\n", "voice", "streams", "server", "raw", "server/raw", "goal", "result", "srv CPU", "raw CPU", "raw/srv"
+    for (i = 1; i <= nh; i++) print thr[i]
+  }
+  if (nl) {
+    print ""
+    print "3. GET /v1/history?page_size=100, 100,000 rows in the workspace — full HTTP stack; db = store.ListHistory alone"
+    printf "  %-10s %-14s %11s %11s %11s %11s   %-9s %s\n", "database", "page", "p50", "p99", "db p50", "db p99", "goal", "result"
+    for (i = 1; i <= nl; i++) print hist[i]
+  }
+  print ""
+  if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total
+  else print "no benchmark results (see the output above)"
+}' "$out"
+exit $status
