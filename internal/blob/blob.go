@@ -35,7 +35,8 @@ func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := fileblob.OpenBucket(abs, &fileblob.Options{NoTempDir: true})
+		// No metadata sidecar: the content type lives with the row that points at the blob.
+		b, err := fileblob.OpenBucket(abs, &fileblob.Options{NoTempDir: true, Metadata: fileblob.MetadataDontWrite})
 		if err != nil {
 			return nil, err
 		}
@@ -57,9 +58,18 @@ func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
 	return &Store{b: b}, nil
 }
 
-// Put writes data under key.
+// Put writes data under key. It skips WriteAll's MD5 checksums (computed, verified and stored
+// again by fileblob): on the speech path they cost more than the write.
 func (s *Store) Put(ctx context.Context, key string, data []byte, contentType string) error {
-	return s.b.WriteAll(ctx, key, data, &blob.WriterOptions{ContentType: contentType})
+	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType, DisableContentTypeDetection: true})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		_ = w.Close()
+		return err
+	}
+	return w.Close()
 }
 
 // Get reads the whole object at key.

@@ -67,43 +67,48 @@ func (h *Handlers) item(r *http.Request) (*store.HistoryItem, error) {
 	return it, err
 }
 
-// JSON renders an item as the API's SpeechHistoryItemResponseModel.
-func JSON(it *store.HistoryItem) map[string]any {
-	var settings, feedback, alignments any
-	if it.Settings != "" {
-		_ = json.Unmarshal([]byte(it.Settings), &settings)
+// Item is the API's SpeechHistoryItemResponseModel. The stored JSON columns pass through as they
+// are (no decode and re-encode: a page of items with alignments is large).
+type Item struct {
+	HistoryItemID            string          `json:"history_item_id"`
+	RequestID                string          `json:"request_id"`
+	VoiceID                  string          `json:"voice_id"`
+	ModelID                  string          `json:"model_id"`
+	VoiceName                string          `json:"voice_name"`
+	VoiceCategory            string          `json:"voice_category"`
+	Text                     string          `json:"text"`
+	DateUnix                 int64           `json:"date_unix"`
+	CharacterCountChangeFrom int64           `json:"character_count_change_from"`
+	CharacterCountChangeTo   int64           `json:"character_count_change_to"`
+	ContentType              string          `json:"content_type"`
+	State                    string          `json:"state"`
+	Settings                 json.RawMessage `json:"settings"`
+	Feedback                 json.RawMessage `json:"feedback"`
+	ShareLinkID              *string         `json:"share_link_id"`
+	Source                   string          `json:"source"`
+	Alignments               json.RawMessage `json:"alignments"`
+	Dialogue                 json.RawMessage `json:"dialogue"`
+	OutputFormat             string          `json:"output_format"`
+}
+
+// JSON renders an item in the API's shape.
+func JSON(it *store.HistoryItem) Item {
+	raw := func(s string) json.RawMessage {
+		if s == "" {
+			return json.RawMessage("null")
+		}
+		return json.RawMessage(s)
 	}
-	if it.Feedback != "" {
-		_ = json.Unmarshal([]byte(it.Feedback), &feedback)
+	out := Item{
+		HistoryItemID: it.ID, RequestID: it.RequestID, VoiceID: it.VoiceID, ModelID: it.ModelID, VoiceName: it.VoiceName,
+		VoiceCategory: it.VoiceCategory, Text: it.Text, DateUnix: it.DateUnix, CharacterCountChangeFrom: it.CharFrom,
+		CharacterCountChangeTo: it.CharTo, ContentType: it.ContentType, State: it.State, Settings: raw(it.Settings),
+		Feedback: raw(it.Feedback), Source: it.Source, Alignments: raw(it.Alignments), Dialogue: raw(""), OutputFormat: it.OutputFormat,
 	}
-	if it.Alignments != "" {
-		_ = json.Unmarshal([]byte(it.Alignments), &alignments)
-	}
-	var share any
 	if it.ShareToken != "" {
-		share = it.ShareToken
+		out.ShareLinkID = &it.ShareToken
 	}
-	return map[string]any{
-		"history_item_id":             it.ID,
-		"request_id":                  it.RequestID,
-		"voice_id":                    it.VoiceID,
-		"model_id":                    it.ModelID,
-		"voice_name":                  it.VoiceName,
-		"voice_category":              it.VoiceCategory,
-		"text":                        it.Text,
-		"date_unix":                   it.DateUnix,
-		"character_count_change_from": it.CharFrom,
-		"character_count_change_to":   it.CharTo,
-		"content_type":                it.ContentType,
-		"state":                       it.State,
-		"settings":                    settings,
-		"feedback":                    feedback,
-		"share_link_id":               share,
-		"source":                      it.Source,
-		"alignments":                  alignments,
-		"dialogue":                    nil,
-		"output_format":               it.OutputFormat,
-	}
+	return out
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
@@ -150,7 +155,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(items))
+	out := make([]Item, 0, len(items))
 	for i := range items {
 		out = append(out, JSON(&items[i]))
 	}

@@ -340,6 +340,7 @@ func (s *Service) Run(ctx context.Context, j *Job, emit func(Chunk) error) error
 }
 
 // boost is the speaker boost: normalise the peak to -1 dBFS so quiet voices come through clearly.
+// Integer arithmetic (gain in 1/65536 steps): it runs over every sample of every request.
 func boost(samples []int16) {
 	peak := 0
 	for _, s := range samples {
@@ -352,12 +353,11 @@ func boost(samples []int16) {
 	if peak < 64 {
 		return // silence stays silence
 	}
-	gain := 0.891 * 32767 / float64(peak)
-	if gain > 4 {
-		gain = 4
-	}
+	gain := int64(1913350000) / int64(peak) // 0.891 (−1 dBFS) × 32767 × 65536
+	gain = min(gain, 4<<16)
 	for i, s := range samples {
-		samples[i] = int16(math.Max(-32768, math.Min(32767, float64(s)*gain)))
+		v := (int64(s) * gain) >> 16
+		samples[i] = int16(max(-32768, min(32767, v)))
 	}
 }
 

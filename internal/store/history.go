@@ -72,6 +72,10 @@ func (tx *Tx) Refund(ctx context.Context, workspaceID string, n int64) error {
 
 const historyCols = `id, workspace_id, user_id, request_id, voice_id, voice_name, voice_category, model_id, text, settings, date_unix, seq, char_from, char_to, content_type, output_format, source, state, blob_key, alignments, feedback, share_token`
 
+// historyListCols leaves the alignments out of list pages: they are large, and one item's
+// alignments are a GET of that item away.
+const historyListCols = `id, workspace_id, user_id, request_id, voice_id, voice_name, voice_category, model_id, text, settings, date_unix, seq, char_from, char_to, content_type, output_format, source, state, blob_key, '' AS alignments, feedback, share_token`
+
 func scanHistory(row interface{ Scan(...any) error }) (*HistoryItem, error) {
 	h := &HistoryItem{}
 	var share sql.NullString
@@ -175,7 +179,7 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		size = 100
 	}
 	args = append(args, size+1)
-	rows, err := db.query(ctx, `SELECT `+historyCols+` FROM history WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`, args...)
+	rows, err := db.query(ctx, `SELECT `+historyListCols+` FROM history WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`, args...)
 	if err != nil {
 		return nil, false, err
 	}
