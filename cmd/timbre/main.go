@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"timbre/internal/app"
+	"timbre/internal/audio"
 	"timbre/internal/auth"
 	"timbre/internal/config"
 	"timbre/internal/engine"
@@ -139,6 +140,7 @@ func serve(args []string, stderr io.Writer, withHTTP bool) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown cut in-flight requests", "err", err)
 	}
+	audio.Shutdown() // stop the idle, pre-started encoders
 	return nil
 }
 

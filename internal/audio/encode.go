@@ -1,13 +1,10 @@
 package audio
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
-	"time"
 )
 
 func checkArgs(inRate int, f Format) error {
@@ -61,15 +58,15 @@ type StreamEncoder struct {
 
 	// Go-encoded formats (pcm, ulaw, alaw, wav).
 	rs        *resampler // nil when no resampling is needed
+	block     int        // input samples in the first block of a Write (≈ 100 ms)
 	wroteHead bool
 	scratch   []int16
 	out       []byte
 
 	// ffmpeg-encoded formats (mp3, opus).
 	ctx      context.Context
-	cmd      *exec.Cmd
-	stdin    io.WriteCloser
-	stderr   bytes.Buffer
+	proc     *ffproc
+	stopKill func() bool // cancels the kill-on-ctx-done hook
 	copyDone chan struct{}
 	copyErr  error // set by the copy goroutine before copyDone is closed
 	inBytes  []byte
@@ -87,25 +84,28 @@ func NewStreamEncoder(ctx context.Context, inRate int, f Format, w io.Writer) (*
 		if inRate != f.SampleRate {
 			e.rs = newResampler(inRate, f.SampleRate)
 		}
+		e.block = max(inRate/10, 1)
 		return e, nil
 	}
 
-	e.cmd = exec.CommandContext(ctx, FFmpeg, ffmpegArgs(inRate, f, true)...)
-	e.cmd.Stderr = &e.stderr
-	e.cmd.WaitDelay = 5 * time.Second
-	var err error
-	if e.stdin, err = e.cmd.StdinPipe(); err != nil {
-		return nil, fmt.Errorf("audio: %w", err)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("audio: ffmpeg: %w", err)
 	}
-	stdout, err := e.cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("audio: %w", err)
+	args := ffmpegArgs(inRate, f, true)
+	var p *ffproc
+	if WarmEncoders > 0 {
+		p = defaultPool.take(args) // nil: none idle yet (first use of this pair) or shut down
 	}
-	if err := e.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("audio: start ffmpeg: %w", err)
+	if p == nil {
+		var err error
+		if p, err = startFFmpeg(args); err != nil {
+			return nil, err
+		}
 	}
+	e.proc = p
+	e.stopKill = context.AfterFunc(ctx, p.kill)
 	e.copyDone = make(chan struct{})
-	go e.copyOut(stdout)
+	go e.copyOut(p.stdout)
 	return e, nil
 }
 
@@ -121,7 +121,7 @@ func (e *StreamEncoder) copyOut(r io.Reader) {
 				e.copyErr = werr
 				// Nobody will read ffmpeg's output any more; stop it so Write fails instead of
 				// blocking on a full pipe.
-				e.cmd.Process.Kill()
+				e.proc.kill()
 				io.Copy(io.Discard, r)
 				return
 			}
@@ -157,15 +157,25 @@ func (e *StreamEncoder) Write(samples []int16) error {
 	if len(samples) == 0 {
 		return nil
 	}
-	if e.cmd == nil {
-		if e.rs != nil {
-			e.scratch = e.rs.process(e.scratch[:0], samples)
-			samples = e.scratch
+	if e.proc == nil {
+		if e.rs == nil {
+			return e.writeGo(samples) // nothing to compute: one write is cheapest
 		}
-		return e.writeGo(samples)
+		// Resample and send in blocks, the first ≈ 100 ms long and each next one twice as long
+		// (up to 32×), so the start of a sentence leaves at once instead of after the whole of it
+		// has been resampled, without flushing the writer thousands of times per sentence.
+		for n := e.block; len(samples) > 0; n = min(2*n, 32*e.block) {
+			k := min(n, len(samples))
+			e.scratch = e.rs.process(e.scratch[:0], samples[:k])
+			samples = samples[k:]
+			if err := e.writeGo(e.scratch); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	e.inBytes = appendPCM(e.inBytes[:0], samples)
-	if _, err := e.stdin.Write(e.inBytes); err != nil {
+	if _, err := e.proc.stdin.Write(e.inBytes); err != nil {
 		// Prefer the real cause: the writer failing, the context ending, or ffmpeg dying.
 		select {
 		case <-e.copyDone:
@@ -202,7 +212,7 @@ func (e *StreamEncoder) Close() error {
 		return errClosed
 	}
 	e.closed = true
-	if e.cmd == nil {
+	if e.proc == nil {
 		var tail []int16
 		if e.rs != nil {
 			tail = e.rs.flush(nil)
@@ -212,14 +222,17 @@ func (e *StreamEncoder) Close() error {
 		}
 		return e.writeGo(tail)
 	}
-	e.stdin.Close()
-	<-e.copyDone // all output must be read before Wait
-	err := e.cmd.Wait()
+	p := e.proc
+	p.stdin.Close()
+	<-e.copyDone // EOF: ffmpeg has closed its output
+	<-p.done
+	e.stopKill()
+	p.stdout.Close()
 	if e.copyErr != nil {
 		return fmt.Errorf("audio: write encoded audio: %w", e.copyErr)
 	}
-	if err != nil {
-		return toolError("ffmpeg", e.ctx, err, &e.stderr)
+	if p.err != nil {
+		return toolError("ffmpeg", e.ctx, p.err, &p.stderr)
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package audio
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Resampler parameters: zero crossings of the sinc on each side of the centre (at the lower of
 // the two rates), the Kaiser window's beta (≈ 80 dB stop band) and the pass band as a fraction of
@@ -21,11 +24,8 @@ const (
 // positions are exact integers plus one of `phases` fractions, and the kernel for each fraction
 // is precomputed.
 type resampler struct {
-	step, phases int64     // input advance per output sample = step/phases input samples
-	half         int       // taps on each side of the output position
-	cutoff       float64   // normalised to the input rate's Nyquist frequency
-	table        []float32 // phases × 2·half weights; nil when computed on the fly
-	scratch      []float32
+	*rsFilter
+	scratch []float32 // kernel computed per sample when the filter has no table
 
 	buf  []float32 // input samples; buf[0] is input index base
 	base int64
@@ -33,18 +33,67 @@ type resampler struct {
 	n    int64 // next output index
 }
 
-func newResampler(inRate, outRate int) *resampler {
+// rsFilter is the part of a resampler that depends only on the two rates. It is read-only once
+// built and shared by every resampler for the same rate pair (see filterFor).
+type rsFilter struct {
+	step, phases int64     // input advance per output sample = step/phases input samples
+	half         int       // taps on each side of the output position
+	cutoff       float64   // normalised to the input rate's Nyquist frequency
+	table        []float32 // phases × 2·half weights; nil when computed on the fly
+}
+
+// Built filters by rate pair. Building one costs up to a few milliseconds (441 phases × 34 taps
+// for 16 kHz → 22.05 kHz), which would otherwise be paid by every stream. The set of rate pairs
+// in use is small; rsMaxCached bounds it against callers resampling from arbitrary rates.
+const rsMaxCached = 64
+
+var rsCache struct {
+	sync.Mutex
+	m map[[2]int]*rsFilter
+}
+
+func filterFor(inRate, outRate int) *rsFilter {
+	key := [2]int{inRate, outRate}
+	rsCache.Lock()
+	f := rsCache.m[key]
+	rsCache.Unlock()
+	if f != nil {
+		return f
+	}
+	f = newFilter(inRate, outRate) // outside the lock; a concurrent duplicate build is harmless
+	rsCache.Lock()
+	defer rsCache.Unlock()
+	if old := rsCache.m[key]; old != nil {
+		return old
+	}
+	if rsCache.m == nil {
+		rsCache.m = map[[2]int]*rsFilter{}
+	}
+	if len(rsCache.m) < rsMaxCached {
+		rsCache.m[key] = f
+	}
+	return f
+}
+
+func newFilter(inRate, outRate int) *rsFilter {
 	g := int64(gcd(inRate, outRate))
-	r := &resampler{step: int64(inRate) / g, phases: int64(outRate) / g}
+	r := &rsFilter{step: int64(inRate) / g, phases: int64(outRate) / g}
 	r.cutoff = rsRolloff * math.Min(1, float64(outRate)/float64(inRate))
 	// When downsampling the kernel is stretched so it still spans rsZeroCrossings zero crossings.
 	r.half = int(math.Ceil(rsZeroCrossings / r.cutoff))
 	if r.phases <= rsMaxPhases {
-		r.table = make([]float32, int(r.phases)*2*r.half)
+		table := make([]float32, int(r.phases)*2*r.half)
 		for p := range r.phases {
-			r.kernel(r.table[int(p)*2*r.half:int(p+1)*2*r.half], float64(p)/float64(r.phases))
+			r.kernel(table[int(p)*2*r.half:int(p+1)*2*r.half], float64(p)/float64(r.phases))
 		}
-	} else {
+		r.table = table
+	}
+	return r
+}
+
+func newResampler(inRate, outRate int) *resampler {
+	r := &resampler{rsFilter: filterFor(inRate, outRate)}
+	if r.table == nil {
 		r.scratch = make([]float32, 2*r.half)
 	}
 	// Inputs before index 0 are silence: keep half-1 leading zeros so the first outputs can be
@@ -55,7 +104,7 @@ func newResampler(inRate, outRate int) *resampler {
 }
 
 // kernel fills w with the weights for inputs i-half+1 … i+half around position i+frac.
-func (r *resampler) kernel(w []float32, frac float64) {
+func (r *rsFilter) kernel(w []float32, frac float64) {
 	var sum float64
 	tmp := make([]float64, len(w))
 	for k := range w {
