@@ -37,6 +37,9 @@ Usage:
 
 Every flag can also be set in the environment (shown with each flag).
 Run "timbre <command> --help" for the flags of a command.
+
+TIMBRE_SECRET_KEY (environment only, so it never shows in ps): the key that encrypts stored
+secrets (webhook and SSO secrets, TOTP seeds); without it <data>/secret.key is created and used.
 `
 
 func main() {
