@@ -105,6 +105,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/user/opt-out-of-updates":                 {own: "the caller's own mail preferences"},
 		"POST /v1/user/sign-in-requests/verify":            {own: sessionOnly, body: body(map[string]any{"sign_in_request_verification_code": "000000"})},
 		"DELETE /v1/user/delete":                           {own: sessionOnly + "; deletes the caller's account", fresh: true},
+		"GET /v1/user/referral-link":                       {own: "the caller's own referral link"},
+		"POST /v1/user/verify-sensitive-action-code":       {own: sessionOnly + "; the code must be one mailed to the caller", body: body(map[string]any{"code": "000000"})},
 		"GET /v1/user":                                     {own: "the caller's user and workspace"},
 		"POST /v1/user/onboarding-survey-complete":         {own: "the caller's own survey", body: body(map[string]any{"first_name": "Beta", "role": "dev"})},
 		"POST /v1/user/onboarding-checklist/initiate":      {own: "the caller's own checklist"},

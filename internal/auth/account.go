@@ -89,7 +89,7 @@ func sixDigits() string {
 
 // SendEmailChangeVerification mails a code to the new address; PUT /v1/user/email with it makes
 // the change.
-func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, userID, newEmail string) error {
+func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, userID, newEmail string, proof SensitiveProof) error {
 	newEmail = strings.ToLower(strings.TrimSpace(newEmail))
 	var v httpx.Validator
 	validateEmail(&v, newEmail)
@@ -105,6 +105,9 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 	}
 	if _, err := s.DB.UserByEmail(ctx, newEmail); err == nil {
 		return ErrEmailTaken
+	}
+	if err := s.checkSensitive(ctx, c, u, proof); err != nil {
+		return err
 	}
 	if err := s.request(ctx, LimitEmailChangeMail, userID); err != nil {
 		return err
@@ -294,28 +297,20 @@ func (s *Service) GrantSupportAccess(ctx context.Context, c Client, userID, code
 	return g, nil
 }
 
-// DeleteAccount removes the caller's account once they proved it is them: the password, or a
-// session opened within the last 10 minutes. Workspaces only they belong to go with it (history,
-// voices, blobs); in shared ones their data is anonymised and ownership passes on.
-func (s *Service) DeleteAccount(ctx context.Context, c Client, caller *httpx.Caller, password string, sessionCreatedAt int64) (*store.DeletedAccount, error) {
+// DeleteAccount removes the caller's account once they proved it is them (checkSensitive: the
+// password, a session opened within the last 10 minutes, or a mailed code verified within the
+// last 10). Workspaces only they belong to go with it (history, voices, blobs); in shared ones
+// their data is anonymised and ownership passes on.
+func (s *Service) DeleteAccount(ctx context.Context, c Client, caller *httpx.Caller, proof SensitiveProof) (*store.DeletedAccount, error) {
 	u, err := s.DB.UserByID(ctx, caller.UserID)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case password != "":
-		if over, err := s.over(ctx, LimitSignInAccount, u.Email); err != nil || over {
-			return nil, orErr(err, ErrAccountLocked)
-		}
-		if !CheckPassword(u.PasswordHash, password) {
-			if _, err := s.count(ctx, LimitSignInAccount, u.Email); err != nil {
-				return nil, err
-			}
-			return nil, ErrInvalidCredentials
-		}
-	case caller.ViaSession && sessionCreatedAt > 0 && s.now().Unix()-sessionCreatedAt <= int64(recentSignIn.Seconds()):
-	default:
-		return nil, ErrReauthenticate
+	if !caller.ViaSession && !proof.Skip {
+		proof.Token = ""
+	}
+	if err := s.checkSensitive(ctx, c, u, proof); err != nil {
+		return nil, err
 	}
 	del, err := s.DB.DeleteAccount(ctx, u.ID)
 	if err != nil {

@@ -106,6 +106,11 @@ type Invites interface {
 // SignUp creates an unverified user with a workspace on the free plan and mails a verification
 // link. With an invite code (spec §5 pre-sign-up check) the user also joins the inviting workspace.
 func (s *Service) SignUp(ctx context.Context, email, password string, termsAccepted bool, inviteCode string) (*store.User, error) {
+	return s.signUp(ctx, email, password, termsAccepted, inviteCode, nil)
+}
+
+// signUp is SignUp; afterCreate (when set) runs on the new user before the invitation and mail.
+func (s *Service) signUp(ctx context.Context, email, password string, termsAccepted bool, inviteCode string, afterCreate func(*store.User) error) (*store.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var v httpx.Validator
 	validateEmail(&v, email)
@@ -130,6 +135,11 @@ func (s *Service) SignUp(ctx context.Context, email, password string, termsAccep
 	}
 	if err != nil {
 		return nil, err
+	}
+	if afterCreate != nil {
+		if err := afterCreate(u); err != nil {
+			return nil, err
+		}
 	}
 	if inviteCode != "" {
 		if _, err := s.Invites.AcceptInviteForNewUser(ctx, inviteCode, u); err != nil {

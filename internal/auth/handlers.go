@@ -35,6 +35,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("GET /v1/user/api-keys", h.listKeys)
 	rt.Authed("POST /v1/user/create-api-key", h.createKey, httpx.Perm("create_user_api_key"))
 	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey)
+	rt.Authed("GET /v1/user/referral-link", h.referralLink, httpx.Perm("user_read"))
 	h.securityRoutes(rt)
 }
 
@@ -45,6 +46,7 @@ type credentials struct {
 	Code          string `json:"code"`
 	Redirect      string `json:"redirect"`
 	InviteCode    string `json:"invite_code"`
+	ReferralCode  string `json:"referral_code"`
 }
 
 func (h *Handlers) decode(r *http.Request) (*credentials, error) {
@@ -60,7 +62,8 @@ func (h *Handlers) signUp(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.Svc.SignUp(r.Context(), c.Email, c.Password, c.TermsAccepted, c.InviteCode)
+	u, err := h.Svc.SignUpWith(r.Context(), SignUpInput{Email: c.Email, Password: c.Password, TermsAccepted: c.TermsAccepted,
+		InviteCode: c.InviteCode, ReferralCode: c.ReferralCode})
 	if err != nil {
 		return err
 	}

@@ -115,8 +115,16 @@ func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, code string
 }
 
 // DisableTOTP turns MFA off after a current code or an unused backup code.
-func (s *Service) DisableTOTP(ctx context.Context, c Client, userID, code, backupCode string) error {
-	u, err := s.checkSecondFactor(ctx, c, userID, code, backupCode)
+func (s *Service) DisableTOTP(ctx context.Context, c Client, userID, code, backupCode string, proof SensitiveProof) error {
+	u, err := s.DB.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
+	// Checked first, so a refused attempt does not spend the one-time code.
+	if err := s.checkSensitive(ctx, c, u, proof); err != nil {
+		return err
+	}
+	u, err = s.checkSecondFactor(ctx, c, userID, code, backupCode)
 	if err != nil {
 		return err
 	}
@@ -128,11 +136,11 @@ func (s *Service) DisableTOTP(ctx context.Context, c Client, userID, code, backu
 }
 
 // RemoveMFAWithBackupCode turns MFA off with a backup code (a lost authenticator).
-func (s *Service) RemoveMFAWithBackupCode(ctx context.Context, c Client, userID, backupCode string) error {
+func (s *Service) RemoveMFAWithBackupCode(ctx context.Context, c Client, userID, backupCode string, proof SensitiveProof) error {
 	if strings.TrimSpace(backupCode) == "" {
 		return httpx.Invalid("path", "code", "missing", "Enter one of your backup codes.")
 	}
-	return s.DisableTOTP(ctx, c, userID, "", backupCode)
+	return s.DisableTOTP(ctx, c, userID, "", backupCode, proof)
 }
 
 // RegenerateBackupCodes replaces the backup codes after a current TOTP code.

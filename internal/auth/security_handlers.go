@@ -35,6 +35,7 @@ func (h *Handlers) securityRoutes(rt *httpx.Router) {
 	rt.Authed("POST /v1/user/opt-out-of-updates", h.optOut, httpx.Perm("user_write"))
 	rt.Authed("POST /v1/user/sign-in-requests/verify", sessionOnly(h.verifySignInRequest), httpx.Perm("user_write"))
 	rt.Authed("DELETE /v1/user/delete", sessionOnly(h.deleteUser), httpx.Perm("user_write"))
+	rt.Authed("POST /v1/user/verify-sensitive-action-code", sessionOnly(h.verifySensitiveActionCode), httpx.Perm("user_write"))
 }
 
 // sessionOnly refuses callers authenticated by an API key.
@@ -49,6 +50,7 @@ func sessionOnly(next httpx.Handler) httpx.Handler {
 
 type codeBody struct {
 	Code       string `json:"code"`
+	Password   string `json:"password"` // optional proof for sensitive actions
 	BackupCode string `json:"backup_code"`
 	MFAToken   string `json:"mfa_token"`
 }
@@ -103,7 +105,7 @@ func (h *Handlers) mfaDisable(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	if err := h.Svc.DisableTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code), b.BackupCode); err != nil {
+	if err := h.Svc.DisableTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code), b.BackupCode, sessionProof(r, b.Password)); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -141,7 +143,13 @@ func (h *Handlers) backupCodes(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) removeMFA(w http.ResponseWriter, r *http.Request) error {
-	if err := h.Svc.RemoveMFAWithBackupCode(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, r.PathValue("code")); err != nil {
+	var b struct {
+		Password string `json:"password"`
+	}
+	if err := h.decodeOptional(r, &b); err != nil {
+		return err
+	}
+	if err := h.Svc.RemoveMFAWithBackupCode(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, r.PathValue("code"), sessionProof(r, b.Password)); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -289,12 +297,13 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) sendEmailChange(w http.ResponseWriter, r *http.Request) error {
 	var b struct {
-		Email string `json:"email"`
+		Email    string `json:"email"`
+		Password string `json:"password"`
 	}
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	if err := h.Svc.SendEmailChangeVerification(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, b.Email); err != nil {
+	if err := h.Svc.SendEmailChangeVerification(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, b.Email, sessionProof(r, b.Password)); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -348,11 +357,7 @@ func (h *Handlers) deleteUser(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decodeOptional(r, &b); err != nil {
 		return err
 	}
-	var created int64
-	if st, _ := h.Svc.currentSession(r); st != nil {
-		created = st.CreatedAt
-	}
-	del, err := h.Svc.DeleteAccount(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()), b.Password, created)
+	del, err := h.Svc.DeleteAccount(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()), sessionProof(r, b.Password))
 	if err != nil {
 		return err
 	}

@@ -720,9 +720,9 @@ func TestDeleteAccountLeavesNothingOrphaned(t *testing.T) {
 		code, _ := totp.GenerateCode(m["secret"].(string), e.clk.Now())
 		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": code}, old.opts()...), http.StatusOK, "")
 
-		// Proof of identity: a session older than 10 minutes needs the password.
+		// Proof of identity: a session older than 10 minutes needs the password (or a mailed code).
 		e.clk.Advance(11 * time.Minute)
-		wantHTTP(t, e.do("DELETE", "/v1/user/delete", nil, old.opts()...), http.StatusForbidden, "reauthentication_required")
+		wantHTTP(t, e.do("DELETE", "/v1/user/delete", nil, old.opts()...), http.StatusForbidden, "sensitive_action_verification_required")
 		wantHTTP(t, e.do("DELETE", "/v1/user/delete", map[string]any{"password": "wrong password"}, old.opts()...), http.StatusUnauthorized, "invalid_credentials")
 		if _, err := db.UserByID(ctx, a.ID); err != nil {
 			t.Fatalf("a refused deletion deleted: %v", err)

@@ -8,3 +8,4 @@ export { EmailActionPage } from './components/EmailActionPage';
 export { useSession } from './hooks/useSession';
 export { cancelPendingSignOut, isPublicPath, useSignOut, useRemoteSignOut } from './hooks/useSignOut';
 export { sessionQueryKey, type Session } from './api';
+export { captureReferral, clearStoredReferral, getStoredReferral, REFERRAL_KEY } from './referral';

@@ -1222,6 +1222,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/referral-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your referral link
+         * @description The signed-in user's own referral link (spec §7): the sign-up page with `?ref=` and a code made on the first request and the same ever after. Someone who opens the link keeps the code for 90 days in the browser (dropped when a paid-ad click id or partner key is present) and sends it as `referral_code` with sign-up; it is kept on the new account. Needs the API-key permission `user_read` (web sessions hold every permission).
+         */
+        get: operations["timbre_get_referral_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/verify-sensitive-action-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a sensitive-action code
+         * @description Deleting the account (DELETE /v1/user/delete), changing its email (POST /v1/user/send-email-change-verification) and turning two-factor authentication off (POST /api/auth/mfa/totp/disable, POST /v1/user/backup-code/{code}/remove-mfa) from a session opened more than 10 minutes ago, without `password` in the body, answer 403 `sensitive_action_verification_required` and mail a 6-digit code to the account's address (valid 10 minutes, single use, stored hashed; at most 5 mails an hour per account). Sending that code here marks the session as verified for 10 minutes, so the retried action passes. Wrong codes are limited to 5 per 15 minutes per account (and per address like other codes).
+         */
+        post: operations["timbre_verify_sensitive_action_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/mfa": {
         parameters: {
             query?: never;
@@ -4630,6 +4670,15 @@ export interface components {
              */
             transcription: string;
         };
+        /** ReferralLink */
+        ReferralLink: {
+            /**
+             * Format: uri
+             * @description PUBLIC_URL/app/sign-up?ref=CODE
+             * @example https://timbre.example.com/app/sign-up?ref=a1B2c3D4e5F6
+             */
+            referral_link: string;
+        };
         /** ResetPasswordRequest */
         ResetPasswordRequest: {
             /**
@@ -5026,6 +5075,21 @@ export interface components {
              * @example otpauth://totp/Timbre:mia@example.com?algorithm=SHA1&digits=6&issuer=Timbre&period=30&secret=JBSWY3DPEHPK3PXP
              */
             otpauth_url: string;
+        };
+        /** SensitiveActionCode */
+        SensitiveActionCode: {
+            /**
+             * @description The 6-digit code from the mail.
+             * @example 123456
+             */
+            code: string;
+        };
+        /** SensitiveActionVerified */
+        SensitiveActionVerified: {
+            /** @constant */
+            status: "ok";
+            /** @example Email access verified. Please try the action again. */
+            message: string;
         };
         /** SessionResponse */
         SessionResponse: {
@@ -9314,6 +9378,91 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_referral_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferralLink"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `missing_permissions`: the API key lacks `user_read`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_verify_sensitive_action_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SensitiveActionCode"];
+            };
+        };
+        responses: {
+            /** @description Verified: "Email access verified. Please try the action again." */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SensitiveActionVerified"];
+                };
+            };
+            /** @description `invalid_verification_code`: the code is wrong, used, expired or someone else's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -16,8 +16,11 @@ export async function getSession(): Promise<Session | null> {
   }
 }
 
-/** `invite_code` (an invitation to the same email) joins the inviting workspace on sign-up. */
-export const signUp = (body: Schemas['SignUpRequest'] & { invite_code?: string }) =>
+/**
+ * `invite_code` (an invitation to the same email) joins the inviting workspace on sign-up;
+ * `referral_code` is the code of the referral link the user came by (kept on the account).
+ */
+export const signUp = (body: Schemas['SignUpRequest'] & { invite_code?: string; referral_code?: string }) =>
   unwrap(client.POST('/api/auth/sign-up', { body }));
 
 /**
@@ -104,7 +107,17 @@ export type EmailActionResult = Schemas['SecurityEmailActionResult'];
 export const applyEmailAction = (body: Schemas['SecurityEmailActionRequest']) =>
   unwrap(client.POST('/api/auth/action', { body }));
 
+/** Proves access to the account's email for a sensitive action (spec §7); the session may then retry it. */
+export const verifySensitiveActionCode = (code: string) =>
+  unwrap(client.POST('/v1/user/verify-sensitive-action-code', { body: { code } }));
+
+/** The signed-in user's own referral link (spec §7). */
+export const getReferralLink = () => unwrap(client.GET('/v1/user/referral-link'));
+
 export const ACTION_MESSAGES = {
+  sensitiveVerified: 'Email access verified. Please try the action again.',
+  sensitiveTitle: 'Verify it’s you',
+  signInForSensitive: 'Please sign in to the account that received this email, then open the link again.',
   optedOut: 'We have opted you out of receiving product updates.',
   optOutFailed: 'An error occurred while trying to opt you out from receiving product updates, please try again.',
   supportTitle: 'Grant Support Access to Your Account',

@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '@/components/cn';
 import { Logo } from '@/components/Logo';
+import { captureReferral } from '../referral';
 import { AuthCarousel } from './AuthCarousel';
 
 /**
@@ -18,6 +19,8 @@ export function AuthLayout({
   startSlide: number;
   leaving?: boolean;
 }) {
+  // A referral link (?ref= / ?via=) is kept for sign-up; an ad click id or partner key drops it.
+  useEffect(() => captureReferral(window.location.search), []);
   return (
     <div
       data-testid="auth-layout"

@@ -8,7 +8,7 @@ import { ApiError, httpErrorMessage } from '@/lib/api';
 import { DEFAULT_APP_ROUTE, MESSAGES } from '@/lib/constants';
 import { safeRedirect } from '@/lib/redirect';
 import { toast } from '@/lib/toast';
-import { ACTION_MESSAGES, applyEmailAction, sessionQueryKey, verifyEmail } from '../api';
+import { ACTION_MESSAGES, applyEmailAction, sessionQueryKey, verifyEmail, verifySensitiveActionCode } from '../api';
 import { useSession } from '../hooks/useSession';
 import { storePendingAction } from '../pendingAction';
 import { AuthHeading, Notice } from './AuthLayout';
@@ -267,6 +267,69 @@ function SupportAccess({ code }: { code: string }) {
 }
 
 /**
+ * sensitiveActionVerificationCode (spec §3, §7, §8): the link in the sensitive-action mail
+ * verifies the signed-in session, then the user retries the action.
+ */
+function SensitiveAction({ code }: { code: string }) {
+  const navigate = useNavigate();
+  const session = useSession();
+  const verify = useQuery({
+    queryKey: ['auth', 'sensitive-action', code],
+    queryFn: () => verifySensitiveActionCode(code),
+    enabled: !!session.data,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  if (session.isPending) return <Working label="Loading…" />;
+  if (!session.data) {
+    const here = `/app/action?${new URLSearchParams({ sensitiveActionVerificationCode: code }).toString()}`;
+    return (
+      <>
+        <AuthHeading title={ACTION_MESSAGES.sensitiveTitle} />
+        <Notice>{ACTION_MESSAGES.signInForSensitive}</Notice>
+        <div className="mt-6">
+          <Button
+            className="w-full"
+            onClick={() => {
+              storePendingAction(here);
+              navigate('/app/sign-in');
+            }}
+          >
+            Sign in
+          </Button>
+        </div>
+      </>
+    );
+  }
+  if (verify.isPending) return <Working label="Verifying…" />;
+  if (verify.isError) {
+    const invalid = verify.error instanceof ApiError && verify.error.errorType === 'invalid_verification_code';
+    return (
+      <>
+        <AuthHeading title={ACTION_MESSAGES.sensitiveTitle} />
+        <Notice tone="error">{invalid ? ACTION_MESSAGES.invalidLink : actionErrorText(verify.error)}</Notice>
+      </>
+    );
+  }
+  return (
+    <>
+      <AuthHeading title={ACTION_MESSAGES.sensitiveTitle} />
+      <Notice tone="success">{ACTION_MESSAGES.sensitiveVerified}</Notice>
+      <div className="mt-6 flex flex-col gap-3">
+        <Link
+          to="/app/settings"
+          className="flex h-10 items-center justify-center rounded-lg bg-gray-900 text-sm font-medium text-white hover:bg-gray-800 dark:bg-white dark:text-gray-900"
+        >
+          Back to settings
+        </Link>
+      </div>
+    </>
+  );
+}
+
+/**
  * Email-action handler (spec §2): /app/action?mode=…&oobCode=…
  * verifyEmail → confirmation dialog then sign-in; resetPassword → the
  * reset-password route with the code; recoverEmail, optOutOfUpdates and
@@ -277,6 +340,8 @@ export function EmailActionPage() {
   const mode = params.get('mode');
   const code = params.get('oobCode') ?? params.get('verificationCode') ?? '';
   const continueUrl = params.get('continueUrl');
+  const sensitiveCode = params.get('sensitiveActionVerificationCode');
+  if (sensitiveCode) return <SensitiveAction code={sensitiveCode} />;
 
   switch (mode) {
     case 'verifyEmail':

@@ -2,9 +2,14 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
+import { REFERRAL_KEY } from '../referral';
 import { SignUpPage } from './SignUpPage';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  window.history.replaceState({}, '', '/');
+});
 
 const TERMS_MESSAGE = 'You must agree to the Terms of Service and Privacy Policy to continue.';
 
@@ -69,5 +74,38 @@ describe('sign-up form validation', () => {
     expect(password).toHaveAttribute('type', 'text');
     await user.click(screen.getByRole('button', { name: 'Hide password' }));
     expect(password).toHaveAttribute('type', 'password');
+  });
+
+  it('sends a kept referral code as referral_code, then forgets it', async () => {
+    window.history.replaceState({}, '', '/app/sign-up?ref=Friend_1');
+    const { calls } = mockFetch({
+      'POST /api/auth/sign-up': () => jsonResponse({ user_id: 'u1', email: 'ada@example.com' }, 201),
+      'GET /api/dev/mailbox': () => jsonResponse({ messages: [] }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SignUpPage />);
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByLabelText(/I agree/));
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
+    expect(calls[0]!.body).toEqual({ email: 'ada@example.com', password: 'correct horse', terms_accepted: true, referral_code: 'Friend_1' });
+    expect(localStorage.getItem(REFERRAL_KEY)).toBeNull();
+  });
+
+  it('sends no expired referral code', async () => {
+    localStorage.setItem(REFERRAL_KEY, JSON.stringify({ value: 'old', expiry: Date.now() - 1 }));
+    const { calls } = mockFetch({
+      'POST /api/auth/sign-up': () => jsonResponse({ user_id: 'u1', email: 'ada@example.com' }, 201),
+      'GET /api/dev/mailbox': () => jsonResponse({ messages: [] }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SignUpPage />);
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByLabelText(/I agree/));
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
+    expect(calls[0]!.body).toEqual({ email: 'ada@example.com', password: 'correct horse', terms_accepted: true });
   });
 });

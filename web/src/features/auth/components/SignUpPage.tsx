@@ -18,6 +18,7 @@ import {
   signUpSchema,
   type FieldErrors,
 } from '../api';
+import { captureReferral, clearStoredReferral, getStoredReferral } from '../referral';
 import { AuthHeading, Notice } from './AuthLayout';
 
 type Field = 'email' | 'password' | 'terms';
@@ -44,6 +45,7 @@ export function SignUpForm({
     mutationFn: signUp,
     onSuccess: (_, vars) => {
       if (vars.invite_code) clearStoredInviteCode(); // joined with the account
+      if (vars.referral_code) clearStoredReferral(); // kept on the account
       onSignedUp(vars.email);
     },
     onError: (err) => {
@@ -52,6 +54,11 @@ export function SignUpForm({
         const field = Array.isArray(loc) ? loc[0]?.loc?.[1] : undefined;
         if (field === 'password') return setErrors({ password: err.message });
         if (field === 'terms_accepted') return setErrors({ terms: MESSAGES.termsRequired });
+        if (field === 'referral_code') {
+          // The server refused the kept code: forget it so the next try signs up without it.
+          clearStoredReferral();
+          return toast.error(`${err.message} Please try again.`);
+        }
         return setErrors({ email: err.message });
       }
       toast.error(httpErrorMessage(err));
@@ -66,11 +73,14 @@ export function SignUpForm({
       return;
     }
     setErrors({});
+    captureReferral(window.location.search); // the link that opened this page, if it carries one
+    const referral = getStoredReferral();
     mutation.mutate({
       email: parsed.data.email,
       password: parsed.data.password,
       terms_accepted: true,
       ...(inviteCode ? { invite_code: inviteCode } : {}),
+      ...(referral ? { referral_code: referral } : {}),
     });
   };
 
