@@ -14,6 +14,12 @@ import {
   SpeechIcon,
   SunIcon,
   UserIcon,
+  BotIcon,
+  GroupIcon,
+  ListIcon,
+  LockIcon,
+  UsersIcon,
+  WebhookIcon,
 } from '@/components/icons';
 import { Logo } from '@/components/Logo';
 import { GlobalPlayer } from '@/components/player/GlobalPlayer';
@@ -23,7 +29,7 @@ import { NotificationsBell } from '@/features/notifications';
 import { AccountOverlays } from '@/features/onboarding';
 import { UsageMeter } from '@/features/usage';
 import { WorkspaceSwitcher } from '@/features/workspace-switcher';
-import { BotIcon, GroupIcon, ListIcon, LockIcon, UsersIcon, WebhookIcon, useWorkspaceRole } from '@/features/workspace-members';
+import { useWorkspaceRole } from '@/features/workspace-members';
 import { useTheme } from '@/lib/theme';
 
 interface NavItem {

@@ -9,4 +9,3 @@ export {
   useWorkspaceRole,
   type WorkspaceMember,
 } from './api';
-export { BotIcon, GroupIcon, ListIcon, LockIcon, UsersIcon, WebhookIcon } from './components/icons';
