@@ -25,6 +25,7 @@ import (
 	"timbre/internal/httpx"
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
+	"timbre/internal/netguard"
 	"timbre/internal/secret"
 	"timbre/internal/server"
 	"timbre/internal/speech"
@@ -159,7 +160,11 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 	}
-	a.Server = server.New(server.Options{
+	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("trusted-proxies: %w", err)
+	}
+	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
 		Logger: a.Log, ExposedHeaders: speech.ExposedHeaders,
 	})

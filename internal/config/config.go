@@ -45,6 +45,7 @@ type Config struct {
 	WebhookAllowHTTP    bool   // TIMBRE_WEBHOOK_ALLOW_HTTP: accept http:// webhook URLs
 	WebhookMaxFailures  int    // TIMBRE_WEBHOOK_MAX_FAILURES: consecutive failures before a webhook is disabled
 	TrustGeoHeaders     bool   // TIMBRE_TRUST_GEO_HEADERS: take the user's location from a proxy's geo headers
+	TrustedProxies      string // TIMBRE_TRUSTED_PROXIES: reverse proxies (CIDRs) whose X-Forwarded-For names the client
 
 	finish func() error
 }
@@ -100,6 +101,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"webhook-allow-http", "TIMBRE_WEBHOOK_ALLOW_HTTP", "accept http:// webhook URLs", boolean(&c.WebhookAllowHTTP), run},
 		{"webhook-max-failures", "TIMBRE_WEBHOOK_MAX_FAILURES", "consecutive failed deliveries before a webhook is disabled", num(&c.WebhookMaxFailures, 20), run},
 		{"trust-geo-headers", "TIMBRE_TRUST_GEO_HEADERS", "take users' locations from a trusted proxy's headers (CF-IPCountry, X-Geo-Country, X-Geo-Region, X-Geo-City)", boolean(&c.TrustGeoHeaders), run},
+		{"trusted-proxies", "TIMBRE_TRUSTED_PROXIES", "comma-separated address ranges of reverse proxies whose X-Forwarded-For names the real client (per-address limits, audit log)", str(&c.TrustedProxies, ""), []Kind{Serve}},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -32,6 +33,8 @@ type Options struct {
 	Logger   *slog.Logger
 	// ExposedHeaders are response headers browsers may read across origins.
 	ExposedHeaders []string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the real client.
+	TrustedProxies []netip.Prefix
 }
 
 // Server is the assembled handler.
@@ -85,7 +88,7 @@ func New(o Options) *Server {
 	mux.Handle("/api/", notFound)
 	var h http.Handler = mux
 	h = cors(h, o.ExposedHeaders)
-	h = requestContext(h, o.Logger)
+	h = requestContext(h, o.Logger, o.TrustedProxies)
 	return &Server{Handler: h, Router: rt}
 }
 
@@ -129,8 +132,9 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // requestContext gives every request an id (echoed as request-id and x-request-id), a logger
 // carrying it, an access log line, and turns panics into 500s.
-func requestContext(next http.Handler, log *slog.Logger) http.Handler {
+func requestContext(next http.Handler, log *slog.Logger, trusted []netip.Prefix) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		clientAddr(r, trusted)
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || len(id) > 64 {
 			id = store.RandomString(20)
