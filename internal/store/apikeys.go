@@ -94,21 +94,7 @@ func scanAPIKey(row interface{ Scan(...any) error }) (*APIKey, error) {
 	return k, nil
 }
 
-func scanAPIKeys(rows *sql.Rows, err error) ([]APIKey, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []APIKey
-	for rows.Next() {
-		k, err := scanAPIKey(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *k)
-	}
-	return out, rows.Err()
-}
+var scanAPIKeys = collect(scanAPIKey)
 
 func nullInt(p *int64) any {
 	if p == nil {
@@ -332,20 +318,7 @@ func (db *DB) ServiceAccountByID(ctx context.Context, workspaceID, userID string
 
 // ListServiceAccounts lists the workspace's service accounts, oldest first.
 func (db *DB) ListServiceAccounts(ctx context.Context, workspaceID string) ([]ServiceAccount, error) {
-	rows, err := db.query(ctx, serviceAccountSelect+` ORDER BY u.created_at_unix, u.id`, workspaceID, true)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ServiceAccount
-	for rows.Next() {
-		sa, err := scanServiceAccount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *sa)
-	}
-	return out, rows.Err()
+	return collect(scanServiceAccount)(db.query(ctx, serviceAccountSelect+` ORDER BY u.created_at_unix, u.id`, workspaceID, true))
 }
 
 // DeleteServiceAccount removes a service account of the workspace with its membership, keys and

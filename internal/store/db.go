@@ -249,3 +249,25 @@ func IsUniqueViolation(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505") || strings.Contains(s, "duplicate key value")
 }
+
+// rowScanner is what *sql.Row and *sql.Rows share.
+type rowScanner = interface{ Scan(...any) error }
+
+// collect reads every row of a query with scan: `return collect(scanX)(db.query(…))`.
+func collect[T any](scan func(rowScanner) (*T, error)) func(*sql.Rows, error) ([]T, error) {
+	return func(rows *sql.Rows, err error) ([]T, error) {
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []T
+		for rows.Next() {
+			x, err := scan(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, *x)
+		}
+		return out, rows.Err()
+	}
+}

@@ -210,21 +210,8 @@ func (db *DB) MarkHistoryDeleted(ctx context.Context, workspaceID, id string, no
 
 // PurgeableHistory lists deleted items whose audio may now be removed.
 func (db *DB) PurgeableHistory(ctx context.Context, deletedBefore time.Time, limit int) ([]HistoryItem, error) {
-	rows, err := db.query(ctx, `SELECT `+historyCols+` FROM history WHERE state = ? AND deleted_at_unix < ? ORDER BY deleted_at_unix LIMIT ?`,
-		StateDeleted, deletedBefore.Unix(), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []HistoryItem
-	for rows.Next() {
-		h, err := scanHistory(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *h)
-	}
-	return out, rows.Err()
+	return collect(scanHistory)(db.query(ctx, `SELECT `+historyCols+` FROM history WHERE state = ? AND deleted_at_unix < ? ORDER BY deleted_at_unix LIMIT ?`,
+		StateDeleted, deletedBefore.Unix(), limit))
 }
 
 // PurgeHistoryRow removes a deleted row for good (after its audio blob is gone).

@@ -154,20 +154,7 @@ func scanMember(row interface{ Scan(...any) error }) (*Member, error) {
 
 // ListMembers lists the workspace's members (service accounts excluded), by email.
 func (db *DB) ListMembers(ctx context.Context, workspaceID string) ([]Member, error) {
-	rows, err := db.query(ctx, memberSelect+` WHERE m.workspace_id = ? AND u.is_service_account = ? ORDER BY u.email`, workspaceID, false)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Member
-	for rows.Next() {
-		m, err := scanMember(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *m)
-	}
-	return out, rows.Err()
+	return collect(scanMember)(db.query(ctx, memberSelect+` WHERE m.workspace_id = ? AND u.is_service_account = ? ORDER BY u.email`, workspaceID, false))
 }
 
 // MemberByEmail finds a member of the workspace by email.
@@ -352,21 +339,8 @@ func scanInvite(row interface{ Scan(...any) error }) (*Invite, error) {
 
 // ListInvites lists the workspace's unexpired invites, newest first.
 func (db *DB) ListInvites(ctx context.Context, workspaceID string, now time.Time) ([]Invite, error) {
-	rows, err := db.query(ctx, `SELECT `+inviteCols+` FROM workspace_invites WHERE workspace_id = ? AND expires_at_unix > ? ORDER BY created_at_unix DESC, email`,
-		workspaceID, now.Unix())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Invite
-	for rows.Next() {
-		in, err := scanInvite(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *in)
-	}
-	return out, rows.Err()
+	return collect(scanInvite)(db.query(ctx, `SELECT `+inviteCols+` FROM workspace_invites WHERE workspace_id = ? AND expires_at_unix > ? ORDER BY created_at_unix DESC, email`,
+		workspaceID, now.Unix()))
 }
 
 // InviteByCode finds an unexpired invite by its code.
