@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { finishOnboarding } from './onboarding.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const baseUrl = (process.env.TIMBRE_BASE_URL ?? '').replace(/\/$/, '');
@@ -145,12 +146,20 @@ try {
     await page.locator('input[name="email"]').fill(email);
     await page.locator('input[name="password"]').fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL('**/app/speech-synthesis/text-to-speech**');
+    await page.waitForURL(/\/app\/(speech-synthesis\/text-to-speech|onboarding)/);
     const session = await page.request.get('/api/auth/session');
     assert(session.ok(), `GET /api/auth/session → ${session.status()}`);
     const s = await session.json();
     assert(s.email === email && s.email_verified === true, `session ${JSON.stringify(s)}`);
     return { workspace_id: s.workspace_id };
+  });
+
+  await step('a new account answers the onboarding survey first', async () => {
+    assert(await finishOnboarding(page), 'the onboarding survey was not shown to a new account');
+    const user = await page.request.get('/v1/user');
+    assert(user.ok(), `GET /v1/user → ${user.status()}`);
+    const u = await user.json();
+    assert(u.is_onboarding_completed === true && u.first_name === 'Ada', `after the survey: ${JSON.stringify({ c: u.is_onboarding_completed, n: u.first_name })}`);
   });
 
   await step('type text and pick a voice', async () => {

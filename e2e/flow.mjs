@@ -221,3 +221,14 @@ export async function session(page) {
   assert(res.ok(), `GET /api/auth/session → ${res.status()}`);
   return res.json();
 }
+
+/** From the sign-in page to the SSO page and on to the identity provider with the work email. */
+export async function startSSO(page, email) {
+  await page.goto('/app/sign-in');
+  await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
+  await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+  await page.waitForURL('**/app/sso**');
+  await page.getByRole('heading', { name: 'Sign in with SSO' }).waitFor();
+  await page.getByLabel('Work email').fill(email);
+  await page.getByRole('button', { name: 'Continue with SSO' }).click();
+}

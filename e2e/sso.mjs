@@ -6,8 +6,10 @@
 //   TIMBRE_BASE_URL=… SSO_EMAIL=… SSO_ISSUER=… WORKSPACE_ID=… WORKSPACE_NAME=… node e2e/sso.mjs
 //
 // The provider and the workspace's SSO configuration come from workspace_test.go.
-// Screenshots: screenshots/sso-provider.png and screenshots/sso-signed-in.png.
-import { assert, env, run, session } from './flow.mjs';
+// Screenshots: screenshots/sso-provider.png, onboarding-survey.png, onboarding-next.png (the provisioned
+// user is new: the onboarding survey comes first) and sso-signed-in.png.
+import { assert, env, run, session, startSSO } from './flow.mjs';
+import { finishOnboarding } from './onboarding.mjs';
 
 const email = env('SSO_EMAIL');
 const issuer = env('SSO_ISSUER');
@@ -17,17 +19,8 @@ const workspaceName = env('WORKSPACE_NAME');
 await run('sso', async ({ newPage, step, shot }) => {
   const page = await newPage('sso');
 
-  await step('the sign-in page links to SSO', page, async () => {
-    await page.goto('/app/sign-in');
-    await page.getByRole('heading', { name: 'Welcome back' }).waitFor();
-    await page.getByRole('link', { name: 'Sign in with SSO' }).click();
-    await page.waitForURL('**/app/sso**');
-    await page.getByRole('heading', { name: 'Sign in with SSO' }).waitFor();
-  });
-
-  await step("enter the work email: off to the identity provider's page", page, async () => {
-    await page.getByLabel('Work email').fill(email);
-    await page.getByRole('button', { name: 'Continue with SSO' }).click();
+  await step("sign-in page → SSO → work email: off to the identity provider's page", page, async () => {
+    await startSSO(page, email);
     await page.waitForURL((u) => u.href.startsWith(`${issuer}/authorize`));
     await page.getByRole('heading', { name: 'Test identity provider' }).waitFor();
     const u = new URL(page.url());
@@ -42,7 +35,14 @@ await run('sso', async ({ newPage, step, shot }) => {
 
   const signedIn = await step('approve: back in Timbre, signed in as the provisioned user', page, async () => {
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL('**/app/speech-synthesis/text-to-speech**');
+    // A provisioned user is new: the onboarding survey comes first, then the app.
+    await page.waitForURL(/\/app\/(speech-synthesis\/text-to-speech|onboarding)/);
+    const surveyed = await finishOnboarding(page, {
+      onSurvey: (p) => shot(p, 'onboarding-survey'),
+      onNext: (p) => shot(p, 'onboarding-next'),
+    });
+    assert(surveyed, 'the onboarding survey was not shown to the provisioned user');
+    if (!page.url().includes('/app/speech-synthesis/text-to-speech')) await page.goto('/app/speech-synthesis/text-to-speech');
     const s = await session(page);
     assert(s.email === email, `session email ${s.email}, want ${email}`);
     assert(s.workspace_id === workspaceId, `session workspace ${s.workspace_id}, want ${workspaceId}`);

@@ -127,8 +127,10 @@ func TestBrowserSSO(t *testing.T) {
 	b := requireBrowser(t)
 	const email = "sam@sso-acme.test"
 	op := ssotest.New(t, ssotest.Options{Hostname: "localhost", Interactive: true, Email: email})
+	dns := ssotest.NewDNS(t) // the DNS that domain verification asks
 	srv := StartTimbre(t, func(o *app.Options) {
 		o.SSO = func(s *sso.Service) {
+			s.Resolver = sso.NewResolver(dns.Addr)
 			s.AllowInsecureIdP = true
 			s.Guard = &netguard.Guard{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}}
 		}
@@ -142,6 +144,11 @@ func TestBrowserSSO(t *testing.T) {
 	created := apiJSON(t, srv, key, "POST", "/api/workspace/sso/providers", map[string]any{
 		"type": "oidc", "name": "Acme IdP", "domains": []string{"sso-acme.test"}, "issuer": op.URL,
 		"client_id": op.ClientID, "client_secret": op.ClientSecret}, http.StatusCreated)
+	// The admin proves the workspace owns the domain: publish the TXT record, then verify.
+	domains := apiJSON(t, srv, key, "GET", "/api/workspace/sso/domains", nil, http.StatusOK)["domains"].([]any)
+	rec := domains[0].(map[string]any)["txt_record"].(map[string]any)
+	dns.SetTXT(rec["name"].(string), rec["value"].(string))
+	apiJSON(t, srv, key, "POST", "/api/workspace/sso/domains/sso-acme.test/verify", nil, http.StatusOK)
 	settings := apiJSON(t, srv, key, "PATCH", "/api/workspace/sso/settings", map[string]any{"user_auto_provisioning_enabled": true}, http.StatusOK)
 	t.Logf("provider %v (issuer %s); auto-provisioning %v", created["provider_id"], op.URL, settings["user_auto_provisioning"])
 

@@ -187,15 +187,17 @@ func (h *Handlers) now() time.Time {
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
 	read, write := httpx.Perm("workspace_read"), httpx.Perm("service_account_write")
-	rt.Authed("GET /v1/service-accounts", h.listServiceAccounts, read, httpx.AdminOnly)
-	rt.Authed("POST /v1/service-accounts", h.createServiceAccount, write, httpx.AdminOnly)
-	rt.Authed("DELETE /v1/service-accounts/{service_account_user_id}", h.deleteServiceAccount, write, httpx.AdminOnly)
-	rt.Authed("GET /v1/service-accounts/{service_account_user_id}/api-keys", h.listServiceAccountKeys, read, httpx.AdminOnly)
-	rt.Authed("POST /v1/service-accounts/{service_account_user_id}/api-keys", h.createServiceAccountKey, write, httpx.AdminOnly)
-	rt.Authed("PATCH /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}", h.editServiceAccountKey, write, httpx.AdminOnly)
-	rt.Authed("DELETE /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}", h.deleteServiceAccountKey, write, httpx.AdminOnly)
+	// A group can delegate service accounts to editors; delegates stay within editor rights.
+	sa := httpx.AdminOr("service_accounts_manage")
+	rt.Authed("GET /v1/service-accounts", h.listServiceAccounts, read, sa)
+	rt.Authed("POST /v1/service-accounts", h.createServiceAccount, write, sa)
+	rt.Authed("DELETE /v1/service-accounts/{service_account_user_id}", h.deleteServiceAccount, write, sa)
+	rt.Authed("GET /v1/service-accounts/{service_account_user_id}/api-keys", h.listServiceAccountKeys, read, sa)
+	rt.Authed("POST /v1/service-accounts/{service_account_user_id}/api-keys", h.createServiceAccountKey, write, sa)
+	rt.Authed("PATCH /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}", h.editServiceAccountKey, write, sa)
+	rt.Authed("DELETE /v1/service-accounts/{service_account_user_id}/api-keys/{api_key_id}", h.deleteServiceAccountKey, write, sa)
 	rt.Authed("POST /v1/workspaces/api-keys/disable", h.selfDisable)
-	rt.Authed("POST /v1/user/edit-api-key", h.editUserKey, httpx.Perm("create_user_api_key"))
+	rt.Authed("POST /v1/user/edit-api-key", h.editUserKey, httpx.Perm("create_user_api_key"), httpx.Feature("create_user_api_key"))
 }
 
 func (h *Handlers) record(r *http.Request, class, activity, target string, details map[string]any) {
@@ -209,7 +211,25 @@ func (h *Handlers) serviceAccount(r *http.Request) (*store.ServiceAccount, error
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errSANotFound
 	}
+	if err == nil {
+		err = checkDelegate(c, sa.Role)
+	}
 	return sa, err
+}
+
+// checkDelegate keeps an editor to whom a group delegates service accounts within their own
+// rights: no admin service accounts, and none at all while their groups limit their features
+// (a service account's keys are not limited by groups).
+func checkDelegate(c *httpx.Caller, saRole string) error {
+	switch {
+	case c.Role == httpx.RoleAdmin:
+		return nil
+	case saRole == httpx.RoleAdmin:
+		return httpx.Errorf(http.StatusForbidden, "beyond_delegated_access", "Only a workspace admin can manage admin service accounts.")
+	case c.Features != nil:
+		return httpx.Errorf(http.StatusForbidden, "beyond_delegated_access", "Your groups limit the features you use, so only a workspace admin can manage service accounts for you.")
+	}
+	return nil
 }
 
 func (h *Handlers) listServiceAccounts(w http.ResponseWriter, r *http.Request) error {
@@ -261,6 +281,9 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	c := httpx.CallerFrom(r.Context())
+	if err := checkDelegate(c, role); err != nil {
+		return err
+	}
 	sa := store.ServiceAccount{UserID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: *name, Role: role, CreatedAt: h.now().Unix()}
 	err = h.DB.CreateServiceAccount(r.Context(), sa, MaxServiceAccounts)
 	if errors.Is(err, store.ErrLimitReached) {

@@ -75,3 +75,23 @@ const (
 	// MaxCharacterLimit bounds a key's character quota (JSON-safe integers).
 	MaxCharacterLimit = int64(1) << 53
 )
+
+// GroupDuties are the group permissions that hand an admin duty to the group's members; every
+// other group permission names a product feature.
+var GroupDuties = []string{"view_fiat_balance", "workspace_analytics_full_read", "service_accounts_manage", "webhooks_manage",
+	"group_members_manage", "workspace_members_invite", "workspace_members_remove", "terms_of_service_accept", "audit_log_read",
+	"conversation_privacy_manage", "copy_resources_cross_workspace"}
+
+// GroupAccess splits a member's group permissions into the features they may use and the
+// duties they hold. Groups restrict features only when at least one of them lists a feature:
+// features is nil (everything) otherwise, so plain groups for sharing take nothing away.
+func GroupAccess(perms []string) (features, duties []string) {
+	for _, p := range perms {
+		if slices.Contains(GroupDuties, p) {
+			duties = append(duties, p)
+		} else {
+			features = append(features, p)
+		}
+	}
+	return features, duties
+}

@@ -125,11 +125,12 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	wsSvc := &workspace.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL}
 	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL, Box: box, Blobs: a.Blob, Invites: wsSvc}
-	ssoSvc := &sso.Service{DB: a.DB, Box: box, PublicURL: cfg.PublicURL,
+	ssoSvc := &sso.Service{DB: a.DB, Box: box, PublicURL: cfg.PublicURL, Resolver: sso.NewResolver(cfg.DNSResolver),
 		OpenSession: func(ctx context.Context, r *http.Request, u *store.User) (string, string, error) {
 			return a.Auth.OpenSessionFor(ctx, u, auth.ClientOf(r))
 		},
 		SeatCheck: wsSvc.SeatAvailable, InviteWorkspace: wsSvc.InviteWorkspace}
+	a.Auth.SSORequired = ssoSvc.SSORequired // password routes refuse emails of domains that must use SSO
 	if o.SSO != nil {
 		o.SSO(ssoSvc)
 	}

@@ -406,10 +406,10 @@ func BenchmarkHistoryList(b *testing.B) {
 				setup       func()
 			}
 			cases := []listCase{
-				{name: "first", f: store.HistoryFilter{PageSize: pageSize}, first: ids[rows-1]},
+				{name: "first", f: store.HistoryFilter{PageSize: pageSize, VisibleTo: u.ID}, first: ids[rows-1]},
 				{name: "deep", query: "&start_after_history_item_id=" + deepAfter,
-					f: store.HistoryFilter{PageSize: pageSize, StartAfterID: deepAfter}, first: ids[rows-1-90_000]},
-				{name: "first-aligned", f: store.HistoryFilter{PageSize: pageSize}, first: ids[rows-1],
+					f: store.HistoryFilter{PageSize: pageSize, StartAfterID: deepAfter, VisibleTo: u.ID}, first: ids[rows-1-90_000]},
+				{name: "first-aligned", f: store.HistoryFilter{PageSize: pageSize, VisibleTo: u.ID}, first: ids[rows-1],
 					setup: func() { benchAlignNewest(b, e, rows-pageSize-1) }},
 			}
 			for _, c := range cases {

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
+	"timbre/internal/auth"
 	"timbre/internal/history"
 	"timbre/internal/jobs"
 	"timbre/internal/speech"
@@ -18,13 +19,15 @@ import (
 const PurgeInterval = 10 * time.Minute
 
 // StartJobs starts River's workers in this process: voice previews, history clean-up, webhook
-// deliveries and the deletion of expired security rows. It enqueues previews for premade voices
+// deliveries, account mails (password reset, verification) and the deletion of expired
+// security rows. It enqueues previews for premade voices
 // that have none, and the periodic purge and clean-up.
 func (a *App) StartJobs(ctx context.Context) error {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &speech.PreviewWorker{Svc: a.Speech})
 	river.AddWorker(workers, &history.PurgeWorker{DB: a.DB, Blob: a.Blob, Retention: a.Cfg.HistoryRetention})
 	river.AddWorker(workers, &webhook.DeliverWorker{Svc: a.Webhooks})
+	river.AddWorker(workers, &auth.AccountMailWorker{Svc: a.Auth})
 	river.AddWorker(workers, &CleanupWorker{DB: a.DB, Log: a.Log})
 	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
 		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
@@ -36,6 +39,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 		return err
 	}
 	a.Webhooks.SetJobs(client)
+	a.Auth.SetJobs(client) // reset and verification mails leave the request path
 	if err := client.Start(ctx); err != nil {
 		client.Close()
 		return err

@@ -135,12 +135,14 @@ func tenantCases() map[string]sweepCase {
 		"GET /v1/workspace/groups/search":                  {own: "searches the caller's workspace's groups (for A's group's name)", query: func(a *alphaFx) url.Values { return url.Values{"name": {a.groupName}} }},
 		"GET /v1/workspace/can-access-workspace-settings":  {own: "the caller's role"},
 		"GET /v1/workspace/is-admin":                       {own: "the caller's role"},
+		"GET /api/workspace/access":                        {own: "the caller's role and groups"},
 		"GET /api/workspace/invites":                       {own: "the caller's workspace's invites"},
 		"GET /v1/workspace/webhooks":                       {own: "the caller's workspace's webhooks", query: q("include_usages", "true")},
 		"GET /v1/service-accounts":                         {own: "the caller's workspace's service accounts"},
 		"GET /v1/workspace/identity-providers":             {own: "the caller's workspace's identity providers"},
 		"GET /api/workspace/sso/settings":                  {own: "the caller's workspace's SSO settings"},
-		"PATCH /api/workspace/sso/settings":                {own: "the caller's workspace's SSO settings", body: body(map[string]any{"user_auto_provisioning_enabled": true})},
+		"PATCH /api/workspace/sso/settings":                {own: "the caller's workspace's SSO settings", body: body(map[string]any{"user_auto_provisioning_enabled": true, "sso_required": true})},
+		"GET /api/workspace/sso/domains":                   {own: "the caller's workspace's SSO domain claims"},
 		"GET /api/workspace/settings":                      {own: "the caller's workspace's security settings"},
 		"PATCH /api/workspace/settings":                    {own: "the caller's workspace's security settings", body: body(map[string]any{"session_inactivity_timeout": 3600})},
 		"GET /v1/workspace/audit-logs":                     {own: "the caller's workspace's audit log"},
@@ -227,10 +229,13 @@ func tenantCases() map[string]sweepCase {
 		"PATCH /v1/workspace/webhooks/{webhook_id}":           {body: body(map[string]any{"is_disabled": true, "name": "taken by B"})},
 		"DELETE /v1/workspace/webhooks/{webhook_id}":          {},
 		"GET /api/workspace/webhooks/{webhook_id}/deliveries": {},
+		"POST /api/workspace/webhooks/{webhook_id}/test":      {},
 		"GET /api/workspace/sso/providers/{provider_id}":      {},
 		"PATCH /api/workspace/sso/providers/{provider_id}":    {body: body(map[string]any{"enabled": false, "name": "taken by B"})},
 		"DELETE /api/workspace/sso/providers/{provider_id}":   {},
-		// A domain belongs to one provider across all workspaces: B cannot claim A's.
+		// B has no claim on A's domain, so there is nothing of B's to verify (and A's stays A's).
+		"POST /api/workspace/sso/domains/{domain}/verify": {pathFn: func(a *alphaFx) map[string]string { return map[string]string{"domain": a.domain} }},
+		// A verified domain belongs to one workspace: B cannot claim A's.
 		"POST /api/workspace/sso/providers": {body: func(a *alphaFx) any {
 			return map[string]any{"type": "oidc", "name": "beta idp", "domains": []string{a.domain}, "issuer": "https://idp.beta-corp.example",
 				"client_id": "beta", "client_secret": "beta-secret"}

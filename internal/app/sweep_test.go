@@ -214,7 +214,7 @@ func setupAlpha(e *env) *alphaFx {
 	su, _ := link["share_link"].(string)
 	a.shareToken = su[strings.LastIndex(su, "/")+1:]
 
-	g := mustOK(t, e.do("POST", "/api/workspace/groups", key, map[string]any{"name": a.groupName, "permissions": []string{"text_to_speech"}}))
+	g := mustOK(t, e.do("POST", "/api/workspace/groups", key, map[string]any{"name": a.groupName, "permissions": []string{"text_to_speech", "create_user_api_key"}}))
 	a.groupID = g["id"].(string)
 	mustOK(t, e.do("POST", "/v1/workspace/groups/"+a.groupID+"/members", key, map[string]any{"email": ed.Email}))
 	mustOK(t, e.do("POST", "/v1/workspace/resources/"+a.historyID+"/share", key, map[string]any{"role": "viewer", "resource_type": "history", "group_id": a.groupID}))
@@ -231,6 +231,9 @@ func setupAlpha(e *env) *alphaFx {
 	p := mustOK(t, e.do("POST", "/api/workspace/sso/providers", key, map[string]any{"type": "oidc", "name": a.providerName,
 		"domains": []string{a.domain}, "issuer": "https://idp.alpha-corp.example", "client_id": "alpha-client", "client_secret": "alpha-client-secret"}))
 	a.providerID = p["provider_id"].(string)
+	if err := db.VerifySSODomain(ctx, a.ws, a.domain, a.admin.ID, time.Now()); err != nil { // as if A published its TXT record
+		t.Fatal(err)
+	}
 
 	all, err := db.ListAPIKeys(ctx, a.ws)
 	if err != nil {
@@ -642,8 +645,10 @@ func checkComplete(t *testing.T, routes []httpx.Route, cases map[string]sweepCas
 }
 
 // handlerAdminRoutes are admin-only routes whose handler checks the role (for the spec's own
-// message) instead of the router.
-var handlerAdminRoutes = []string{"PUT /v1/workspace/update-workspace"}
+// message, or because the right comes from the resource) instead of the router. A's editor sees
+// A's history item only through a viewer grant, so sharing it is refused.
+var handlerAdminRoutes = []string{"PUT /v1/workspace/update-workspace",
+	"POST /v1/workspace/resources/{resource_id}/share", "POST /v1/workspace/resources/{resource_id}/unshare"}
 
 func TestRoleSweep(t *testing.T) {
 	for _, d := range []store.Dialect{store.SQLite, store.Postgres} {

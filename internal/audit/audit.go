@@ -58,7 +58,7 @@ type Handlers struct{ DB *store.DB }
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	rt.Authed("GET /v1/workspace/audit-logs", h.list, httpx.Perm("audit_log_read"), httpx.AdminOnly)
+	rt.Authed("GET /v1/workspace/audit-logs", h.list, httpx.Perm("audit_log_read"), httpx.AdminOr("audit_log_read"))
 }
 
 // Page sizes of the audit log.

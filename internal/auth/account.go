@@ -53,6 +53,15 @@ func (s *Service) SendVerificationFrom(ctx context.Context, c Client, email stri
 	if err := s.request(ctx, LimitVerifyMailTo, email); err != nil {
 		return err
 	}
+	// As for password resets: the job looks the address up and mails, not the request.
+	if queued, err := s.mailLater(ctx, accountMailVerify, email); queued {
+		return err
+	}
+	return s.mailVerification(ctx, email)
+}
+
+// mailVerification mails a new verification link if the email has an unverified account.
+func (s *Service) mailVerification(ctx context.Context, email string) error {
 	u, err := s.DB.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

@@ -61,7 +61,7 @@ func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Calle
 	if err != nil {
 		return nil, err
 	}
-	role, err := s.DB.Role(ctx, k.WorkspaceID, k.UserID)
+	access, err := s.DB.Access(ctx, k.WorkspaceID, k.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, httpx.ErrUnauthorized // the key's user left the workspace
 	}
@@ -72,5 +72,17 @@ func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Calle
 		return nil, apikey.ErrKeyDisabled(k.DisableReason)
 	}
 	_ = s.DB.TouchAPIKey(ctx, k.ID, s.now())
-	return &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, Role: role, APIKeyID: k.ID, Permissions: apikey.CallerPermissions(k)}, nil
+	c := &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, APIKeyID: k.ID, Permissions: apikey.CallerPermissions(k)}
+	applyAccess(c, access)
+	return c, nil
+}
+
+// applyAccess gives a caller what membership gives them: the role, and the features and admin
+// duties of their groups. Admins are never restricted by groups.
+func applyAccess(c *httpx.Caller, a *store.MemberAccess) {
+	c.Role = a.Role
+	if a.Role == httpx.RoleAdmin {
+		return
+	}
+	c.Features, c.Grants = apikey.GroupAccess(a.GroupPermissions)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/mail"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"timbre/internal/httpx"
@@ -57,10 +58,16 @@ type Service struct {
 	// Box seals TOTP secrets at rest (AES-256-GCM under the server key). Without it they are
 	// stored as they are (tests only).
 	Box *secret.Box
+	// jobs, once set (SetJobs), sends the "if the account exists" mails in the background.
+	jobs atomic.Pointer[JobInserter]
 	// Invites lets a sign-up accept a workspace invitation; nil refuses invite codes.
 	Invites Invites
 	// Blobs removes the audio of deleted accounts' workspaces; nil leaves the blobs.
 	Blobs BlobDeleter
+	// SSORequired, when set, says whether an email must sign in through its workspace's
+	// identity provider (sso.Service.SSORequired): password sign-in, sign-up and reset mails
+	// are then refused with ErrSSORequired.
+	SSORequired func(ctx context.Context, email string) (bool, error)
 }
 
 // BlobDeleter is the part of the blob store account deletion needs.
@@ -121,6 +128,9 @@ func (s *Service) signUp(ctx context.Context, email, password string, termsAccep
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	if err := s.checkSSORequired(ctx, email); err != nil {
+		return nil, err
+	}
 	if inviteCode != "" {
 		if s.Invites == nil {
 			return nil, httpx.Invalid("body", "invite_code", "value_error", "Invitations are not available on this server.")
@@ -134,6 +144,9 @@ func (s *Service) signUp(ctx context.Context, email, password string, termsAccep
 		return nil, ErrEmailTaken
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := s.DB.MarkOnboardingPending(ctx, u.ID); err != nil { // a new user starts with the onboarding survey
 		return nil, err
 	}
 	if afterCreate != nil {
@@ -260,6 +273,9 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	if over, err := s.over(ctx, LimitSignInIP, c.IP); err != nil || over {
 		return nil, orErr(err, ErrTooManyAttempts)
 	}
+	if err := s.checkSSORequired(ctx, email); err != nil { // before the password: none is checked
+		return nil, err
+	}
 	if over, err := s.over(ctx, LimitSignInAccount, email); err != nil || over {
 		if u, e := s.DB.UserByEmail(ctx, email); e == nil {
 			s.audit(ctx, c, u, "auth", "sign_in_locked", nil)
@@ -362,6 +378,20 @@ func (s *Service) SendPasswordResetFrom(ctx context.Context, c Client, email str
 	if err := s.request(ctx, LimitResetMailTo, email); err != nil {
 		return err
 	}
+	if err := s.checkSSORequired(ctx, email); err != nil {
+		return err
+	}
+	// With a job queue the mail is the job's business (mailjob.go): the request does the same
+	// work whether or not the address has an account, so its timing does not tell.
+	if queued, err := s.mailLater(ctx, accountMailReset, email); queued {
+		return err
+	}
+	return s.mailPasswordReset(ctx, email)
+}
+
+// mailPasswordReset makes a reset code and mails the link, if the email has an account with a
+// password (not a service account); otherwise it does nothing.
+func (s *Service) mailPasswordReset(ctx context.Context, email string) error {
 	u, err := s.DB.UserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil

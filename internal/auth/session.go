@@ -57,7 +57,7 @@ func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
 			return nil, httpx.ErrCSRF
 		}
 	}
-	role, err := s.DB.Role(ctx, st.WorkspaceID, st.UserID)
+	access, err := s.DB.Access(ctx, st.WorkspaceID, st.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil // no longer a member of the session's workspace
 	}
@@ -70,7 +70,9 @@ func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
 	if err := s.DB.TouchSession(ctx, c.Value, now, touchEvery(st.InactivityTimeout)); err != nil {
 		httpx.Logger(ctx).Warn("session touch failed", "err", err)
 	}
-	return &httpx.Caller{UserID: st.UserID, WorkspaceID: st.WorkspaceID, Role: role, ViaSession: true}, nil
+	caller := &httpx.Caller{UserID: st.UserID, WorkspaceID: st.WorkspaceID, ViaSession: true}
+	applyAccess(caller, access)
+	return caller, nil
 }
 
 // touchEvery is how often a session's last-seen time moves: the spec's 5 minutes, or half the

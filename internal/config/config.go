@@ -5,6 +5,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,6 +47,7 @@ type Config struct {
 	WebhookMaxFailures  int    // TIMBRE_WEBHOOK_MAX_FAILURES: consecutive failures before a webhook is disabled
 	TrustGeoHeaders     bool   // TIMBRE_TRUST_GEO_HEADERS: take the user's location from a proxy's geo headers
 	TrustedProxies      string // TIMBRE_TRUSTED_PROXIES: reverse proxies (CIDRs) whose X-Forwarded-For names the client
+	DNSResolver         string // TIMBRE_DNS_RESOLVER: host:port of the DNS server SSO domain verification asks; empty = the system's
 
 	finish func() error
 }
@@ -102,6 +104,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"webhook-max-failures", "TIMBRE_WEBHOOK_MAX_FAILURES", "consecutive failed deliveries before a webhook is disabled", num(&c.WebhookMaxFailures, 20), run},
 		{"trust-geo-headers", "TIMBRE_TRUST_GEO_HEADERS", "take users' locations from a trusted proxy's headers (CF-IPCountry, X-Geo-Country, X-Geo-Region, X-Geo-City)", boolean(&c.TrustGeoHeaders), run},
 		{"trusted-proxies", "TIMBRE_TRUSTED_PROXIES", "comma-separated address ranges of reverse proxies whose X-Forwarded-For names the real client (per-address limits, audit log)", str(&c.TrustedProxies, ""), []Kind{Serve}},
+		{"dns-resolver", "TIMBRE_DNS_RESOLVER", "DNS server (host:port) asked for SSO domain-verification TXT records; empty = the system's resolver", str(&c.DNSResolver, ""), []Kind{Serve}},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int
@@ -155,6 +158,11 @@ func (c *Config) Finish() error {
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	// The secret key comes only from the environment: a flag would show in ps.
 	c.SecretKey = os.Getenv("TIMBRE_SECRET_KEY")
+	if c.DNSResolver != "" {
+		if host, port, err := net.SplitHostPort(c.DNSResolver); err != nil || host == "" || port == "" {
+			return fmt.Errorf("dns-resolver: want host:port (like 1.1.1.1:53), got %q", c.DNSResolver)
+		}
+	}
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
 		return fmt.Errorf("database-url: want postgres://… or sqlite:PATH, got %q", c.DatabaseURL)
 	}

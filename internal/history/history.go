@@ -58,13 +58,38 @@ func notFound(id string) error {
 	return httpx.Errorf(http.StatusNotFound, "history_item_not_found", "History item '%s' was not found.", id)
 }
 
-func (h *Handlers) item(r *http.Request) (*store.HistoryItem, error) {
-	id := r.PathValue("history_item_id")
-	it, err := h.DB.History(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, id)
+// item loads the path's item for an action that needs resource role need.
+func (h *Handlers) item(r *http.Request, need string) (*store.HistoryItem, error) {
+	return h.access(r, r.PathValue("history_item_id"), need)
+}
+
+// access loads an item the caller may act on with at least resource role need ("viewer",
+// "commenter", "editor" or "admin"): their own, any item of the workspace for its admins (the
+// spec's admin access to members' audio), or one shared with them (directly, through a group or
+// with the whole workspace). An item they cannot see is not found; one they see but may not
+// change is forbidden.
+func (h *Handlers) access(r *http.Request, id, need string) (*store.HistoryItem, error) {
+	ctx := r.Context()
+	c := httpx.CallerFrom(ctx)
+	it, err := h.DB.History(ctx, c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound(id)
 	}
-	return it, err
+	if err != nil || it.UserID == c.UserID || c.Role == httpx.RoleAdmin {
+		return it, err
+	}
+	role, err := h.DB.SharedRole(ctx, c.WorkspaceID, store.ResourceHistory, id, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case role == "":
+		return nil, notFound(id)
+	case store.ResourceRoleRank(role) < store.ResourceRoleRank(need):
+		return nil, httpx.Errorf(http.StatusForbidden, "insufficient_resource_role",
+			"History item '%s' is shared with you as %s; this needs %s access.", id, role, need)
+	}
+	return it, nil
 }
 
 // Item is the API's SpeechHistoryItemResponseModel. The stored JSON columns pass through as they
@@ -148,7 +173,11 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	items, more, err := h.DB.ListHistory(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, f)
+	// The list is personal: a member's own generations and those shared with them (admins reach
+	// other members' items by id).
+	c := httpx.CallerFrom(r.Context())
+	f.VisibleTo = c.UserID
+	items, more, err := h.DB.ListHistory(r.Context(), c.WorkspaceID, f)
 	if errors.Is(err, store.ErrNotFound) {
 		return httpx.Invalid("query", "start_after_history_item_id", "value_error", "No history item with that id.")
 	}
@@ -169,7 +198,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
-	it, err := h.item(r)
+	it, err := h.item(r, "viewer")
 	if err != nil {
 		return err
 	}
@@ -189,7 +218,7 @@ func (h *Handlers) audioOf(r *http.Request, it *store.HistoryItem) ([]byte, erro
 }
 
 func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
-	it, err := h.item(r)
+	it, err := h.item(r, "viewer")
 	if err != nil {
 		return err
 	}
@@ -206,6 +235,9 @@ func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("history_item_id")
 	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	if _, err := h.item(r, "editor"); err != nil {
+		return err
+	}
 	err := h.DB.MarkHistoryDeleted(r.Context(), ws, id, time.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return notFound(id)
@@ -250,13 +282,9 @@ func (h *Handlers) download(w http.ResponseWriter, r *http.Request) error {
 		ct   string
 	}
 	var files []file
-	ws := httpx.CallerFrom(r.Context()).WorkspaceID
 	used := map[string]int{}
 	for _, id := range body.IDs {
-		it, err := h.DB.History(r.Context(), ws, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return notFound(id)
-		}
+		it, err := h.access(r, id, "viewer")
 		if err != nil {
 			return err
 		}
@@ -382,6 +410,9 @@ func (h *Handlers) feedback(w http.ResponseWriter, r *http.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
+	if _, err := h.item(r, "commenter"); err != nil {
+		return err
+	}
 	b.Feedback = &text
 	b.ReviewStatus = "not_reviewed"
 	data, _ := json.Marshal(b)
@@ -399,7 +430,7 @@ func (h *Handlers) feedback(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
-	it, err := h.item(r)
+	it, err := h.item(r, "admin") // a public link shares the item: the owner's right
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -153,6 +154,22 @@ type Caller struct {
 	APIKeyID    string   // set when authenticated by xi-api-key
 	Permissions []string // the key's permissions; nil means all (web sessions, keys made with "all")
 	ViaSession  bool     // authenticated by the web session cookie
+	// Features are the product features the member's groups allow (group permissions such as
+	// text_to_speech); nil means every feature (admins, members whose groups restrict nothing).
+	Features []string
+	// Grants are admin duties the member's groups hand to them (webhooks_manage, audit_log_read, …).
+	Grants []string
+}
+
+// HasFeature says whether the caller's groups let them use a product feature.
+func (c *Caller) HasFeature(f string) bool {
+	return c.Features == nil || slices.Contains(c.Features, f)
+}
+
+// MayAdminister says whether the caller may do an admin-only action: as an admin, or through a
+// group that grants the duty (grant "" means admins only).
+func (c *Caller) MayAdminister(grant string) bool {
+	return c.Role == RoleAdmin || (grant != "" && slices.Contains(c.Grants, grant))
 }
 
 // Can says whether the caller holds an API permission.

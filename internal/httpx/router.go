@@ -21,7 +21,9 @@ type Route struct {
 	Pattern    string
 	Authed     bool
 	Permission string // the API-key permission it needs ("" = any key)
-	AdminOnly  bool   // only workspace admins
+	AdminOnly  bool   // only workspace admins …
+	AdminGrant string // … or members whose groups grant this duty
+	Feature    string // the product feature (group permission) it belongs to ("" = none)
 }
 
 // Option adds a requirement to an Authed route.
@@ -33,6 +35,21 @@ func Perm(p string) Option { return func(r *Route) { r.Permission = p } }
 
 // AdminOnly makes a route refuse callers who are not admins of their workspace.
 var AdminOnly Option = func(r *Route) { r.AdminOnly = true }
+
+// AdminOr makes a route refuse callers who are neither admins nor granted the duty (a group
+// permission such as webhooks_manage) by one of their groups.
+func AdminOr(grant string) Option {
+	return func(r *Route) { r.AdminOnly, r.AdminGrant = true, grant }
+}
+
+// Feature marks a route as part of a product feature; members whose groups restrict them to
+// other features are refused it.
+func Feature(f string) Option { return func(r *Route) { r.Feature = f } }
+
+// ErrFeatureNotAllowed answers a member whose groups don't include a route's feature.
+func ErrFeatureNotAllowed(f string) error {
+	return Errorf(http.StatusForbidden, "feature_not_allowed", "Your workspace groups don't give you access to %s. Ask a workspace admin.", f)
+}
 
 // ErrForbiddenRole is the answer to an editor calling an admin route.
 var ErrForbiddenRole = &Error{http.StatusForbidden, "forbidden", "Only workspace admins can do this."}
@@ -78,8 +95,11 @@ func (rt *Router) Authed(pattern string, h Handler, opts ...Option) {
 		if need.Permission != "" && !c.Can(need.Permission) {
 			return ErrMissingPermission(need.Permission)
 		}
-		if need.AdminOnly && c.Role != RoleAdmin {
+		if need.AdminOnly && !c.MayAdminister(need.AdminGrant) {
 			return ErrForbiddenRole
+		}
+		if need.Feature != "" && !c.HasFeature(need.Feature) {
+			return ErrFeatureNotAllowed(need.Feature)
 		}
 		return h(w, r.WithContext(WithCaller(r.Context(), c)))
 	}), opts...)

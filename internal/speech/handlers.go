@@ -30,11 +30,12 @@ type Handlers struct {
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	rt.Authed("POST /v1/text-to-speech/{voice_id}", h.tts(false, false), httpx.Perm("text_to_speech"))
-	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream", h.tts(true, false), httpx.Perm("text_to_speech"))
-	rt.Authed("POST /v1/text-to-speech/{voice_id}/with-timestamps", h.tts(false, true), httpx.Perm("text_to_speech"))
-	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream/with-timestamps", h.tts(true, true), httpx.Perm("text_to_speech"))
-	rt.Authed("POST /v1/audio/speech", h.openAISpeech, httpx.Perm("text_to_speech"))
+	tts := httpx.Feature("text_to_speech") // groups can limit members to other features
+	rt.Authed("POST /v1/text-to-speech/{voice_id}", h.tts(false, false), httpx.Perm("text_to_speech"), tts)
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream", h.tts(true, false), httpx.Perm("text_to_speech"), tts)
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/with-timestamps", h.tts(false, true), httpx.Perm("text_to_speech"), tts)
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream/with-timestamps", h.tts(true, true), httpx.Perm("text_to_speech"), tts)
+	rt.Authed("POST /v1/audio/speech", h.openAISpeech, httpx.Perm("text_to_speech"), tts)
 	rt.Authed("GET /v1/models", listModels, httpx.Perm("models_read"))
 	rt.Public("GET /api/voices/{voice_id}/preview.mp3", h.preview)
 }

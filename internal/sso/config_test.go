@@ -22,6 +22,7 @@ func TestProviderAdminRoutes(t *testing.T) {
 			"client_id": "cid", "client_secret": "shh-very-secret"}
 		p := wantCode(t, e.call("POST", "/api/workspace/sso/providers", good, &sa), http.StatusCreated, "")
 		id := p["provider_id"].(string)
+		e.verifyDomains(&sa)
 		snapshot := rawDump(t, db, "sso_providers") + rawDump(t, db, "sso_domains")
 
 		// Bad input → 422 naming the field, nothing stored.
@@ -52,7 +53,7 @@ func TestProviderAdminRoutes(t *testing.T) {
 		}
 		wantInvalid(t, e.call("PATCH", "/api/workspace/sso/providers/"+id, map[string]any{"type": "saml"}, &sa), "type")
 		wantInvalid(t, e.call("PATCH", "/api/workspace/sso/providers/"+id, map[string]any{"domains": []string{}}, &sa), "domains")
-		// Another workspace cannot claim a covered domain.
+		// Another workspace cannot claim a domain this one has verified.
 		taken := map[string]any{"type": "oidc", "name": "B", "domains": []string{"A.test"}, "issuer": "https://idp.b.test", "client_id": "c", "client_secret": "s"}
 		wantCode(t, e.call("POST", "/api/workspace/sso/providers", taken, &sb), http.StatusConflict, "sso_domain_taken")
 
@@ -66,8 +67,9 @@ func TestProviderAdminRoutes(t *testing.T) {
 		// An editor of A is refused every admin route.
 		for _, c := range []struct{ m, p string }{{"GET", "/v1/workspace/identity-providers"}, {"POST", "/api/workspace/sso/providers"},
 			{"GET", "/api/workspace/sso/providers/" + id}, {"PATCH", "/api/workspace/sso/providers/" + id}, {"DELETE", "/api/workspace/sso/providers/" + id},
-			{"GET", "/api/workspace/sso/settings"}, {"PATCH", "/api/workspace/sso/settings"}} {
-			wantCode(t, e.call(c.m, c.p, map[string]any{"name": "x", "user_auto_provisioning_enabled": true}, &se), http.StatusForbidden, "forbidden")
+			{"GET", "/api/workspace/sso/settings"}, {"PATCH", "/api/workspace/sso/settings"},
+			{"GET", "/api/workspace/sso/domains"}, {"POST", "/api/workspace/sso/domains/a.test/verify"}} {
+			wantCode(t, e.call(c.m, c.p, map[string]any{"name": "x", "user_auto_provisioning_enabled": true, "sso_required": true}, &se), http.StatusForbidden, "forbidden")
 		}
 		// Anonymous callers and a missing CSRF token are refused too.
 		wantCode(t, e.call("GET", "/v1/workspace/identity-providers", nil, nil), 401, "")
@@ -79,6 +81,9 @@ func TestProviderAdminRoutes(t *testing.T) {
 		ap, _ := db.SSOAutoProvisioning(t.Context(), wsA.ID)
 		if ap.Enabled {
 			t.Fatal("editor turned auto-provisioning on")
+		}
+		if on, _ := db.SSORequired(t.Context(), wsA.ID); on {
+			t.Fatal("editor turned SSO required on")
 		}
 
 		// The admin edits (keeping the secret unless sent), reads and deletes.
@@ -120,6 +125,7 @@ func TestIssuerFetchGuard(t *testing.T) {
 	s := e.session(admin, ws.ID)
 	wantCode(t, e.call("POST", "/api/workspace/sso/providers", map[string]any{"type": "oidc", "name": "G", "domains": []string{"guard.test"},
 		"issuer": op.URL, "client_id": op.ClientID, "client_secret": op.ClientSecret}, &s), http.StatusCreated, "")
+	e.verifyDomains(&s)
 	wantCode(t, e.call("GET", "/api/sso/start?email=x@guard.test", nil, nil), http.StatusBadGateway, "sso_misconfigured")
 	if n := count(t, db, `SELECT COUNT(*) FROM sso_flows`); n != 0 {
 		t.Fatalf("%d flows recorded for a refused start", n)

@@ -33,6 +33,8 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("DELETE /api/workspace/sso/providers/{provider_id}", h.delete, httpx.Perm("workspace_write"), httpx.AdminOnly)
 	rt.Authed("GET /api/workspace/sso/settings", h.settings, httpx.Perm("workspace_read"), httpx.AdminOnly)
 	rt.Authed("PATCH /api/workspace/sso/settings", h.updateSettings, httpx.Perm("workspace_write"), httpx.AdminOnly)
+	rt.Authed("GET /api/workspace/sso/domains", h.listDomains, httpx.Perm("workspace_read"), httpx.AdminOnly)
+	rt.Authed("POST /api/workspace/sso/domains/{domain}/verify", h.verifyDomain, httpx.Perm("workspace_write"), httpx.AdminOnly)
 	rt.Public("GET /api/sso/start", h.start)
 	rt.Public("GET /api/sso/oidc/callback", h.oidcCallback)
 	rt.Public("POST /api/sso/saml/acs", h.samlACS)
@@ -40,12 +42,15 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 }
 
 func providerJSON(p *store.SSOProvider) map[string]any {
-	domains := p.Domains
+	domains, verified := p.Domains, p.VerifiedDomains
 	if domains == nil {
 		domains = []string{}
 	}
+	if verified == nil {
+		verified = []string{}
+	}
 	m := map[string]any{"provider_id": p.ID, "workspace_id": p.WorkspaceID, "type": p.Type, "name": p.Name, "enabled": p.Enabled,
-		"domains": domains, "created_at_unix": p.CreatedAt, "updated_at_unix": p.UpdatedAt}
+		"domains": domains, "verified_domains": verified, "created_at_unix": p.CreatedAt, "updated_at_unix": p.UpdatedAt}
 	switch p.Type {
 	case store.SSOTypeOIDC:
 		m["issuer"], m["client_id"], m["scopes"], m["has_client_secret"] = p.OIDCIssuer, p.OIDCClientID, p.OIDCScopes, p.OIDCClientSecretEnc != ""
@@ -160,10 +165,11 @@ func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (h *Handlers) settingsJSON(r *http.Request, ap *store.AutoProvisioning) map[string]any {
+func (h *Handlers) settingsJSON(r *http.Request, ap *store.AutoProvisioning, ssoRequired bool) map[string]any {
 	base := strings.TrimRight(h.Svc.PublicURL, "/")
 	return map[string]any{
 		"user_auto_provisioning": map[string]any{"enabled": ap.Enabled, "enabled_at_unix": ap.EnabledAtUnix, "enabled_by_user_email": nullable(ap.EnabledByEmail)},
+		"sso_required":           ssoRequired,
 		"service_provider": map[string]any{
 			"oidc_redirect_uri": base + "/api/sso/oidc/callback",
 			"saml_entity_id":    base + "/api/sso/saml/metadata",
@@ -181,45 +187,140 @@ func nullable(s string) any {
 }
 
 func (h *Handlers) settings(w http.ResponseWriter, r *http.Request) error {
-	ap, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID)
+	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	ap, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), ws)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.settingsJSON(r, ap))
+	req, err := h.Svc.DB.SSORequired(r.Context(), ws)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, h.settingsJSON(r, ap, req))
 	return nil
 }
 
 func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
-		Enabled *bool `json:"user_auto_provisioning_enabled"`
+		Enabled     *bool `json:"user_auto_provisioning_enabled"`
+		SSORequired *bool `json:"sso_required"`
 	}
 	if err := httpx.DecodeJSON(r, h.MaxBody, &in); err != nil {
 		return err
 	}
-	if in.Enabled == nil {
-		return httpx.Invalid("body", "user_auto_provisioning_enabled", "missing", "Field required: true or false.")
+	if in.Enabled == nil && in.SSORequired == nil {
+		return httpx.Invalid("body", "user_auto_provisioning_enabled", "missing", "Field required: true or false (or send sso_required).")
 	}
 	c := httpx.CallerFrom(r.Context())
 	u, err := h.Svc.DB.UserByID(r.Context(), c.UserID)
 	if err != nil {
 		return err
 	}
-	before, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), c.WorkspaceID)
-	if err != nil {
-		return err
+	if in.Enabled != nil {
+		before, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), c.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		if err := h.Svc.DB.SetSSOAutoProvisioning(r.Context(), c.WorkspaceID, *in.Enabled, u.Email, h.Svc.now()); err != nil {
+			return err
+		}
+		if before.Enabled != *in.Enabled {
+			audit.Record(r.Context(), h.Svc.DB, r, "", u.Email, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
+				Details: map[string]any{"user_auto_provisioning_enabled": *in.Enabled}})
+		}
 	}
-	if err := h.Svc.DB.SetSSOAutoProvisioning(r.Context(), c.WorkspaceID, *in.Enabled, u.Email, h.Svc.now()); err != nil {
-		return err
+	if in.SSORequired != nil {
+		before, err := h.Svc.DB.SSORequired(r.Context(), c.WorkspaceID)
+		if err != nil {
+			return err
+		}
+		if err := h.Svc.DB.SetSSORequired(r.Context(), c.WorkspaceID, *in.SSORequired); err != nil {
+			return err
+		}
+		if before != *in.SSORequired {
+			audit.Record(r.Context(), h.Svc.DB, r, "", u.Email, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
+				Details: map[string]any{"sso_required": *in.SSORequired}})
+		}
 	}
 	ap, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), c.WorkspaceID)
 	if err != nil {
 		return err
 	}
-	if before.Enabled != ap.Enabled {
-		audit.Record(r.Context(), h.Svc.DB, r, "", u.Email, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
-			Details: map[string]any{"user_auto_provisioning_enabled": ap.Enabled}})
+	req, err := h.Svc.DB.SSORequired(r.Context(), c.WorkspaceID)
+	if err != nil {
+		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.settingsJSON(r, ap))
+	httpx.WriteJSON(w, http.StatusOK, h.settingsJSON(r, ap, req))
+	return nil
+}
+
+func domainJSON(d *store.SSODomain, providerName string) map[string]any {
+	name, value := ChallengeRecord(d)
+	status := "pending"
+	var at any
+	if d.Verified {
+		status, at = "verified", d.VerifiedAt
+	}
+	return map[string]any{"domain": d.Domain, "provider_id": d.ProviderID, "provider_name": providerName, "status": status, "verified": d.Verified,
+		"verified_at_unix": at, "verified_by_user_email": nullable(d.VerifiedByEmail), "created_at_unix": d.CreatedAt,
+		"txt_record": map[string]any{"type": "TXT", "name": name, "value": value}}
+}
+
+// providerNames maps the workspace's provider ids to their names.
+func (h *Handlers) providerNames(r *http.Request, workspaceID string) (map[string]string, error) {
+	ps, err := h.Svc.DB.ListSSOProviders(r.Context(), workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(ps))
+	for _, p := range ps {
+		out[p.ID] = p.Name
+	}
+	return out, nil
+}
+
+func (h *Handlers) listDomains(w http.ResponseWriter, r *http.Request) error {
+	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	ds, err := h.Svc.DB.ListSSODomains(r.Context(), ws)
+	if err != nil {
+		return err
+	}
+	names, err := h.providerNames(r, ws)
+	if err != nil {
+		return err
+	}
+	out := make([]map[string]any, 0, len(ds))
+	for i := range ds {
+		out = append(out, domainJSON(&ds[i], names[ds[i].ProviderID]))
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"domains": out})
+	return nil
+}
+
+func (h *Handlers) verifyDomain(w http.ResponseWriter, r *http.Request) error {
+	domain, err := ParseDomain("path", "domain", r.PathValue("domain"))
+	if err != nil {
+		return err
+	}
+	c := httpx.CallerFrom(r.Context())
+	d, fresh, err := h.Svc.VerifyDomain(r.Context(), c.WorkspaceID, domain, c.UserID)
+	var he *httpx.Error
+	if errors.As(err, &he) && he.HTTPStatus != http.StatusNotFound {
+		audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "domain_verification_failed", Target: domain,
+			Details: map[string]any{"reason": he.Status}})
+	}
+	if err != nil {
+		return err
+	}
+	if fresh {
+		audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "domain_verified", Target: domain,
+			Details: map[string]any{"provider_id": d.ProviderID}})
+	}
+	names, err := h.providerNames(r, c.WorkspaceID)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, domainJSON(d, names[d.ProviderID]))
 	return nil
 }
 

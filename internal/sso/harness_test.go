@@ -22,6 +22,7 @@ import (
 	mailer "timbre/internal/mail"
 	"timbre/internal/secret"
 	"timbre/internal/sso"
+	"timbre/internal/sso/ssotest"
 	"timbre/internal/store"
 )
 
@@ -33,6 +34,7 @@ type env struct {
 	srv  *httptest.Server
 	svc  *sso.Service
 	auth *auth.Service
+	dns  *ssotest.DNS // the DNS server domain verification asks
 }
 
 func newEnv(t *testing.T, db *store.DB) *env {
@@ -52,14 +54,37 @@ func newEnv(t *testing.T, db *store.DB) *env {
 		return authSvc.OpenSessionFor(ctx, u, auth.ClientOf(r))
 	},
 		HTTPClient: &http.Client{Timeout: 10 * time.Second}, AllowInsecureIdP: true}
+	dns := ssotest.NewDNS(t)
+	svc.Resolver = sso.NewResolver(dns.Addr)
+	authSvc.SSORequired = svc.SSORequired // as app.go wires it
 	rt := &httpx.Router{Mux: mux, Auth: authSvc.Authenticate}
 	(&sso.Handlers{Svc: svc, MaxBody: 1 << 20}).Routes(rt)
+	(&auth.Handlers{Svc: authSvc, MaxBody: 1 << 20}).Routes(rt) // sign-in, sign-up, reset: "SSO required"
 	rt.Authed("GET /test/whoami", func(w http.ResponseWriter, r *http.Request) error {
 		c := httpx.CallerFrom(r.Context())
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": c.UserID, "workspace_id": c.WorkspaceID, "role": c.Role})
 		return nil
 	})
-	return &env{t: t, db: db, srv: srv, svc: svc, auth: authSvc}
+	return &env{t: t, db: db, srv: srv, svc: svc, auth: authSvc, dns: dns}
+}
+
+// verifyDomains proves the ownership of every pending domain of s's workspace the way an admin
+// does: publish each claim's TXT record (in e.dns), then press Verify.
+func (e *env) verifyDomains(s *session) {
+	e.t.Helper()
+	list := wantCode(e.t, e.call("GET", "/api/workspace/sso/domains", nil, s), http.StatusOK, "")
+	for _, x := range list["domains"].([]any) {
+		d := x.(map[string]any)
+		if d["status"] == "verified" {
+			continue
+		}
+		rec := d["txt_record"].(map[string]any)
+		e.dns.SetTXT(rec["name"].(string), rec["value"].(string))
+		got := wantCode(e.t, e.call("POST", "/api/workspace/sso/domains/"+d["domain"].(string)+"/verify", nil, s), http.StatusOK, "")
+		if got["status"] != "verified" {
+			e.t.Fatalf("verify %s: %v", d["domain"], got)
+		}
+	}
 }
 
 // browser is a client with a cookie jar that follows redirects until one leads into the web

@@ -86,6 +86,10 @@ func TestOIDCSignIn(t *testing.T) {
 		if ps, _ := list["identity_providers"].([]any); len(ps) != 1 {
 			t.Fatalf("identity providers %v", list)
 		}
+		// Until the workspace proves it owns acme.test, the domain routes no sign-in.
+		wantCode(t, e.call("GET", "/v1/workspace/find-sso-provider?email=bob@acme.test", nil, nil), 404, "sso_provider_not_found")
+		wantCode(t, e.call("GET", "/api/sso/start?email=bob@acme.test", nil, nil), 404, "sso_provider_not_found")
+		e.verifyDomains(&adm)
 
 		// find-sso-provider answers by domain, case-insensitively; anything else is refused.
 		found := wantCode(t, e.call("GET", "/v1/workspace/find-sso-provider?email=Bob@ACME.test", nil, nil), 200, "")

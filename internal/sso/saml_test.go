@@ -181,6 +181,7 @@ func TestSAMLSignIn(t *testing.T) {
 			!strings.Contains(created["certificate"].(string), "BEGIN CERTIFICATE") {
 			t.Fatalf("created SAML provider %v", created)
 		}
+		e.verifyDomains(&adm)
 		spMeta := e.call("GET", "/api/sso/saml/metadata", nil, nil)
 		if spMeta.code != 200 || !bytes.Contains(spMeta.body, []byte(e.srv.URL+"/api/sso/saml/acs")) {
 			t.Fatalf("SP metadata %d %s", spMeta.code, spMeta.body)

@@ -13,6 +13,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/mail"
 	"net/url"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/crewjam/saml"
+	dsig "github.com/russellhaering/goxmldsig"
 	"golang.org/x/oauth2"
 
 	"timbre/internal/httpx"
@@ -62,7 +64,13 @@ type Service struct {
 	// invite_code).
 	InviteWorkspace func(ctx context.Context, code string) (workspaceID string, err error)
 
+	// Resolver looks up the TXT records that prove domain ownership (domains.go); nil means
+	// net.DefaultResolver. NewResolver points one at a chosen DNS server.
+	Resolver *net.Resolver
+
 	Now func() time.Time
+
+	spKeys spKeyCache // the SAML SP signing key pair, once loaded (samlsign.go)
 }
 
 func (s *Service) now() time.Time {
@@ -325,7 +333,8 @@ func parseIdPMetadata(doc string) (entityID, ssoURL, certPEM, problem string) {
 	return ed.EntityID, ssoURL, certPEM, ""
 }
 
-// ErrDomainTaken is the answer when another provider already covers a domain.
+// ErrDomainTaken is the answer when another provider of the workspace claims a domain, or another
+// workspace has verified it.
 var ErrDomainTaken = httpx.Errorf(http.StatusConflict, "sso_domain_taken", "One of these domains is already covered by another identity provider.")
 
 // CreateProvider validates and stores a new provider for the workspace.
@@ -336,7 +345,7 @@ func (s *Service) CreateProvider(ctx context.Context, workspaceID, userID string
 		return nil, err
 	}
 	err := s.DB.CreateSSOProvider(ctx, *p)
-	if store.IsUniqueViolation(err) {
+	if store.IsUniqueViolation(err) || errors.Is(err, store.ErrSSODomainTaken) {
 		return nil, ErrDomainTaken
 	}
 	if err != nil {
@@ -359,7 +368,7 @@ func (s *Service) UpdateProvider(ctx context.Context, workspaceID, id string, in
 	}
 	p.UpdatedAt = s.now().Unix()
 	err = s.DB.UpdateSSOProvider(ctx, *p)
-	if store.IsUniqueViolation(err) {
+	if store.IsUniqueViolation(err) || errors.Is(err, store.ErrSSODomainTaken) {
 		return nil, ErrDomainTaken
 	}
 	if err != nil {
@@ -694,7 +703,10 @@ func assertionEmail(a *saml.Assertion) string {
 
 // serviceProvider is Timbre as a SAML SP facing provider p.
 func (s *Service) serviceProvider(p *store.SSOProvider) (*saml.ServiceProvider, error) {
-	sp := s.spBase()
+	sp, err := s.spBase()
+	if err != nil {
+		return nil, err
+	}
 	if p == nil {
 		return sp, nil
 	}
@@ -716,7 +728,14 @@ func (s *Service) serviceProvider(p *store.SSOProvider) (*saml.ServiceProvider, 
 	return sp, nil
 }
 
-func (s *Service) spBase() *saml.ServiceProvider {
+// spBase is Timbre's SP without an IdP: entity id, ACS, and the signing key pair, so crewjam signs
+// every AuthnRequest with RSA-SHA256 (the query string on HTTP-Redirect, an enveloped signature
+// on HTTP-POST).
+func (s *Service) spBase() (*saml.ServiceProvider, error) {
+	key, cert, err := s.spKeyPair()
+	if err != nil {
+		return nil, err
+	}
 	meta, _ := url.Parse(s.PublicURL + "/api/sso/saml/metadata")
 	acs, _ := url.Parse(s.PublicURL + "/api/sso/saml/acs")
 	sp := &saml.ServiceProvider{
@@ -724,6 +743,9 @@ func (s *Service) spBase() *saml.ServiceProvider {
 		MetadataURL:       *meta,
 		AcsURL:            *acs,
 		AuthnNameIDFormat: saml.EmailAddressNameIDFormat,
+		Key:               key,
+		Certificate:       cert,
+		SignatureMethod:   dsig.RSASHA256SignatureMethod,
 	}
 	// crewjam accepts an assertion with no AudienceRestriction at all; Timbre requires one naming it.
 	sp.ValidateAudienceRestriction = func(a *saml.Assertion) error {
@@ -736,12 +758,29 @@ func (s *Service) spBase() *saml.ServiceProvider {
 		}
 		return fmt.Errorf("no AudienceRestriction names %q", sp.EntityID)
 	}
-	return sp
+	return sp, nil
 }
 
-// Metadata is Timbre's SAML SP metadata, for IdP admins.
+// Metadata is Timbre's SAML SP metadata, for IdP admins: AuthnRequestsSigned="true" and the
+// signing certificate.
 func (s *Service) Metadata() ([]byte, error) {
-	b, err := xml.MarshalIndent(s.spBase().Metadata(), "", "  ")
+	sp, err := s.spBase()
+	if err != nil {
+		return nil, err
+	}
+	ed := sp.Metadata()
+	// crewjam also offers the certificate for encryption; Timbre publishes it for signing only,
+	// so IdPs keep sending signed, unencrypted assertions.
+	for i := range ed.SPSSODescriptors {
+		kds := ed.SPSSODescriptors[i].KeyDescriptors[:0]
+		for _, kd := range ed.SPSSODescriptors[i].KeyDescriptors {
+			if kd.Use == "signing" {
+				kds = append(kds, kd)
+			}
+		}
+		ed.SPSSODescriptors[i].KeyDescriptors = kds
+	}
+	b, err := xml.MarshalIndent(ed, "", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -759,11 +798,11 @@ func (s *Service) complete(r *http.Request, p *store.SSOProvider, email, firstNa
 		return nil, wrap(failf(codeNoEmail, msgNoEmail, fmt.Errorf("unusable email %q", email)))
 	}
 	covered := false
-	for _, d := range p.Domains {
+	for _, d := range p.VerifiedDomains { // a claim the workspace has not proven covers no one
 		covered = covered || d == domain
 	}
 	if !covered {
-		return nil, wrap(failf(codeDomain, msgDomain, fmt.Errorf("email %s outside the provider's domains %v", email, p.Domains)))
+		return nil, wrap(failf(codeDomain, msgDomain, fmt.Errorf("email %s outside the provider's verified domains %v", email, p.VerifiedDomains)))
 	}
 	out := &SignedIn{WorkspaceID: p.WorkspaceID, ProviderID: p.ID, Redirect: redirect}
 	if out.Redirect == "" {
@@ -806,6 +845,9 @@ func (s *Service) complete(r *http.Request, p *store.SSOProvider, email, firstNa
 			}
 		} else {
 			out.Provisioned = err == nil
+			if out.Provisioned { // a provisioned user is new: the onboarding survey comes first
+				err = s.DB.MarkOnboardingPending(ctx, u.ID)
+			}
 		}
 		if err != nil {
 			return nil, err

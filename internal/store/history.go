@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 )
@@ -127,6 +128,9 @@ type HistoryFilter struct {
 	DateBefore   int64
 	DateAfter    int64
 	Ascending    bool
+	// VisibleTo keeps the items a user may see: their own and those shared with them (directly,
+	// through a group or with the whole workspace). "" keeps every item of the workspace.
+	VisibleTo string
 }
 
 // ListHistory returns a page of the workspace's history, newest first (or oldest first when
@@ -178,8 +182,22 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if size <= 0 {
 		size = 100
 	}
+	cond := strings.Join(where, " AND ")
+	q := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
+	if f.VisibleTo != "" {
+		// A member's own items and the items shared with them, each taken from its own index
+		// ((workspace_id, user_id, seq) and the grants), then merged: one OR over both would
+		// scan every item of the workspace for a member who owns few of them.
+		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND user_id = ? ORDER BY ` + order + ` LIMIT ?`
+		shared := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND user_id <> ? AND id IN (SELECT s.resource_id FROM resource_shares s
+			WHERE s.workspace_id = ? AND s.resource_type = '` + ResourceHistory + `' AND ` + visibleShare + `) ORDER BY ` + order + ` LIMIT ?`
+		q = `SELECT * FROM (` + own + `) AS own_items UNION ALL SELECT * FROM (` + shared + `) AS shared_items ORDER BY ` + order + ` LIMIT ?`
+		base := args
+		args = append(slices.Clone(base), f.VisibleTo, size+1)
+		args = append(append(args, base...), f.VisibleTo, workspaceID, f.VisibleTo, f.VisibleTo, size+1)
+	}
 	args = append(args, size+1)
-	rows, err := db.query(ctx, `SELECT `+historyListCols+` FROM history WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`, args...)
+	rows, err := db.query(ctx, q, args...)
 	if err != nil {
 		return nil, false, err
 	}

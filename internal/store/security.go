@@ -518,8 +518,8 @@ func (tx *Tx) rehomeUsers(ctx context.Context, ws string, deleting []string) err
 	return nil
 }
 
-// leaveSharedWorkspace hands ownership on when the leaving user owned the workspace and
-// anonymises their history there.
+// leaveSharedWorkspace hands ownership on when the leaving user owned the workspace, and their
+// history there to the (new) owner: kept without their name, and still listed for someone.
 func (tx *Tx) leaveSharedWorkspace(ctx context.Context, workspaceID, userID string) error {
 	var owner string
 	if err := tx.queryRow(ctx, `SELECT owner_id FROM workspaces WHERE id = ?`, workspaceID).Scan(&owner); err != nil {
@@ -538,8 +538,9 @@ func (tx *Tx) leaveSharedWorkspace(ctx context.Context, workspaceID, userID stri
 		if _, err := tx.exec(ctx, `UPDATE workspaces SET owner_id = ? WHERE id = ?`, next, workspaceID); err != nil {
 			return err
 		}
+		owner = next
 	}
-	_, err := tx.exec(ctx, `UPDATE history SET user_id = '' WHERE workspace_id = ? AND user_id = ?`, workspaceID, userID)
+	_, err := tx.exec(ctx, `UPDATE history SET user_id = ? WHERE workspace_id = ? AND user_id = ?`, owner, workspaceID, userID)
 	return err
 }
 

@@ -300,3 +300,36 @@ func TestDeleteAccountRehomesDefaults(t *testing.T) {
 		}
 	})
 }
+
+// TestLeavingHandsHistoryToTheOwner: history is personal, so a member who is removed or deletes
+// their account leaves their generations in a shared workspace to its (new) owner, never to nobody.
+func TestLeavingHandsHistoryToTheOwner(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		owner, w := newUser(t, db, "owner@leave.example")
+		removed, _ := newUser(t, db, "removed@leave.example")
+		deleted, _ := newUser(t, db, "deleted@leave.example")
+		for _, u := range []*store.User{removed, deleted} {
+			rawExec(t, db, `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at_unix) VALUES (?, ?, 'editor', 0)`, w.ID, u.ID)
+		}
+		testdb.SeedHistory(t, db, w.ID, removed.ID, 3, 1, t0)
+		testdb.SeedHistory(t, db, w.ID, deleted.ID, 2, 1, t0)
+		owned := func(userID string) string {
+			return rawRows(t, db, `SELECT COUNT(*) AS n FROM history WHERE workspace_id = ? AND user_id = ?`, w.ID, userID)[0]["n"]
+		}
+		must(t, "RemoveMember", db.RemoveMember(ctx, w.ID, removed.ID))
+		if owned(removed.ID) != "0" || owned(owner.ID) != "3" {
+			t.Fatalf("after removal: removed owns %s, owner %s; want 0 and 3", owned(removed.ID), owned(owner.ID))
+		}
+		// The owner deletes their account: the workspace passes to the remaining member, with
+		// the owner's history.
+		_, err := db.DeleteAccount(ctx, owner.ID)
+		must(t, "DeleteAccount", err)
+		if owned(deleted.ID) != "5" {
+			t.Fatalf("after the owner's deletion the new owner holds %s items, want 5", owned(deleted.ID))
+		}
+		if n := rawRows(t, db, `SELECT COUNT(*) AS n FROM history WHERE user_id = ''`)[0]["n"]; n != "0" {
+			t.Fatalf("%s history items belong to nobody", n)
+		}
+	})
+}

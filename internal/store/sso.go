@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"slices"
 	"strings"
 	"time"
 )
@@ -21,7 +23,10 @@ type SSOProvider struct {
 	Type        string
 	Name        string
 	Enabled     bool
-	Domains     []string // lower-case email domains the provider signs in
+	Domains     []string // lower-case email domains claimed for the provider, verified or not
+	// VerifiedDomains are the Domains whose ownership the workspace proved (DNS TXT): only these
+	// route sign-ins to the provider. Ignored on writes.
+	VerifiedDomains []string
 
 	OIDCIssuer          string
 	OIDCClientID        string
@@ -64,20 +69,91 @@ func normDomains(ds []string) []string {
 	return out
 }
 
-func (tx *Tx) putSSODomains(ctx context.Context, p *SSOProvider) error {
-	if _, err := tx.exec(ctx, `DELETE FROM sso_domains WHERE provider_id = ? AND workspace_id = ?`, p.ID, p.WorkspaceID); err != nil {
+// SSODomain is a workspace's claim on an email domain for one of its providers. It routes
+// sign-ins only once Verified: someone published VerificationToken in the domain's DNS.
+type SSODomain struct {
+	Domain            string
+	ProviderID        string
+	WorkspaceID       string
+	VerificationToken string
+	Verified          bool
+	VerifiedAt        int64  // 0 until verified
+	VerifiedByUserID  string // who verified it
+	VerifiedByEmail   string // their email, while the account exists
+	CreatedAt         int64
+}
+
+// ErrSSODomainTaken: another workspace has already proven it owns the domain.
+var ErrSSODomainTaken = errors.New("store: the domain is verified by another workspace")
+
+const ssoDomainCols = `d.domain, d.provider_id, d.workspace_id, d.verification_token, d.verified, d.verified_at_unix, d.verified_by_user_id,
+	d.created_at_unix, u.email`
+
+// ssoDomainFrom joins the verifier's email; it is gone (NULL) once their account is.
+const ssoDomainFrom = ` FROM sso_domains d LEFT JOIN users u ON u.id = d.verified_by_user_id `
+
+func scanSSODomain(row rowScanner) (*SSODomain, error) {
+	d := &SSODomain{}
+	var at sql.NullInt64
+	var email sql.NullString
+	if err := row.Scan(&d.Domain, &d.ProviderID, &d.WorkspaceID, &d.VerificationToken, &d.Verified, &at, &d.VerifiedByUserID, &d.CreatedAt, &email); err != nil {
+		return nil, notFound(err)
+	}
+	d.VerifiedAt, d.VerifiedByEmail = at.Int64, email.String
+	return d, nil
+}
+
+// putSSODomains makes the provider's claims p.Domains: claims it no longer lists go, claims it
+// keeps stay as they are (verified or not), new ones start unverified with a fresh token. A new
+// domain another workspace has verified is ErrSSODomainTaken; one another provider of this
+// workspace claims is a unique violation.
+func (tx *Tx) putSSODomains(ctx context.Context, p *SSOProvider, now int64) error {
+	rows, err := tx.tx.QueryContext(ctx, tx.db.rebind(`SELECT domain FROM sso_domains WHERE provider_id = ? AND workspace_id = ?`), p.ID, p.WorkspaceID)
+	if err != nil {
 		return err
 	}
+	var have []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return err
+		}
+		have = append(have, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, d := range have {
+		if !slices.Contains(p.Domains, d) {
+			if _, err := tx.exec(ctx, `DELETE FROM sso_domains WHERE workspace_id = ? AND domain = ? AND provider_id = ?`, p.WorkspaceID, d, p.ID); err != nil {
+				return err
+			}
+		}
+	}
 	for _, d := range p.Domains {
-		if _, err := tx.exec(ctx, `INSERT INTO sso_domains (domain, provider_id, workspace_id) VALUES (?, ?, ?)`, d, p.ID, p.WorkspaceID); err != nil {
+		if slices.Contains(have, d) {
+			continue
+		}
+		var n int
+		if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM sso_domains WHERE domain = ? AND verified = ? AND workspace_id <> ?`, d, true, p.WorkspaceID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return ErrSSODomainTaken
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO sso_domains (domain, provider_id, workspace_id, verification_token, verified, created_at_unix) VALUES (?, ?, ?, ?, ?, ?)`,
+			d, p.ID, p.WorkspaceID, RandomString(32), false, now); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// CreateSSOProvider stores a provider with its domains, all or nothing. A domain another provider
-// already covers is a unique violation (IsUniqueViolation).
+// CreateSSOProvider stores a provider with its domains (unverified), all or nothing. A domain
+// another workspace has verified is ErrSSODomainTaken; one another provider of the workspace
+// claims is a unique violation (IsUniqueViolation).
 func (db *DB) CreateSSOProvider(ctx context.Context, p SSOProvider) error {
 	p.Domains = normDomains(p.Domains)
 	return db.InTx(ctx, func(tx *Tx) error {
@@ -86,11 +162,12 @@ func (db *DB) CreateSSOProvider(ctx context.Context, p SSOProvider) error {
 			p.SAMLEntityID, p.SAMLSSOURL, p.SAMLCertificate, p.CreatedBy, p.CreatedAt, p.UpdatedAt); err != nil {
 			return err
 		}
-		return tx.putSSODomains(ctx, &p)
+		return tx.putSSODomains(ctx, &p, p.CreatedAt)
 	})
 }
 
-// UpdateSSOProvider replaces a provider's settings and domains (type, workspace and creation stay).
+// UpdateSSOProvider replaces a provider's settings and domains (type, workspace and creation
+// stay; domains it keeps keep their verification).
 func (db *DB) UpdateSSOProvider(ctx context.Context, p SSOProvider) error {
 	p.Domains = normDomains(p.Domains)
 	return db.InTx(ctx, func(tx *Tx) error {
@@ -100,7 +177,7 @@ func (db *DB) UpdateSSOProvider(ctx context.Context, p SSOProvider) error {
 			p.UpdatedAt, p.ID, p.WorkspaceID)); err != nil {
 			return err
 		}
-		return tx.putSSODomains(ctx, &p)
+		return tx.putSSODomains(ctx, &p, p.UpdatedAt)
 	})
 }
 
@@ -109,21 +186,52 @@ func (db *DB) DeleteSSOProvider(ctx context.Context, workspaceID, id string) err
 	return affected(db.exec(ctx, `DELETE FROM sso_providers WHERE id = ? AND workspace_id = ?`, id, workspaceID))
 }
 
-func (db *DB) ssoDomains(ctx context.Context, workspaceID string) (map[string][]string, error) {
-	rows, err := db.query(ctx, `SELECT provider_id, domain FROM sso_domains WHERE workspace_id = ? ORDER BY domain`, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string][]string{}
-	for rows.Next() {
-		var pid, d string
-		if err := rows.Scan(&pid, &d); err != nil {
-			return nil, err
+// ListSSODomains lists the workspace's domain claims by domain.
+func (db *DB) ListSSODomains(ctx context.Context, workspaceID string) ([]SSODomain, error) {
+	return collect(scanSSODomain)(db.query(ctx, `SELECT `+ssoDomainCols+ssoDomainFrom+`WHERE d.workspace_id = ? ORDER BY d.domain`, workspaceID))
+}
+
+// SSODomain loads one of the workspace's domain claims.
+func (db *DB) SSODomain(ctx context.Context, workspaceID, domain string) (*SSODomain, error) {
+	return scanSSODomain(db.queryRow(ctx, `SELECT `+ssoDomainCols+ssoDomainFrom+`WHERE d.workspace_id = ? AND d.domain = ?`,
+		workspaceID, strings.ToLower(strings.TrimSpace(domain))))
+}
+
+// VerifySSODomain marks the workspace's claim on domain verified by userID. ErrNotFound when the
+// workspace has no such claim; ErrSSODomainTaken when another workspace verified it first. A
+// claim already verified keeps its first verification.
+func (db *DB) VerifySSODomain(ctx context.Context, workspaceID, domain, userID string, now time.Time) error {
+	domain = strings.ToLower(strings.TrimSpace(domain))
+	return db.InTx(ctx, func(tx *Tx) error {
+		var verified bool
+		if err := tx.queryRow(ctx, `SELECT verified FROM sso_domains WHERE workspace_id = ? AND domain = ?`, workspaceID, domain).Scan(&verified); err != nil {
+			return notFound(err)
 		}
-		out[pid] = append(out[pid], d)
+		if verified {
+			return nil
+		}
+		_, err := tx.exec(ctx, `UPDATE sso_domains SET verified = ?, verified_at_unix = ?, verified_by_user_id = ? WHERE workspace_id = ? AND domain = ?`,
+			true, now.Unix(), userID, workspaceID, domain)
+		if IsUniqueViolation(err) {
+			return ErrSSODomainTaken
+		}
+		return err
+	})
+}
+
+func (db *DB) ssoDomains(ctx context.Context, workspaceID string) (all, verified map[string][]string, err error) {
+	ds, err := db.ListSSODomains(ctx, workspaceID)
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, rows.Err()
+	all, verified = map[string][]string{}, map[string][]string{}
+	for _, d := range ds {
+		all[d.ProviderID] = append(all[d.ProviderID], d.Domain)
+		if d.Verified {
+			verified[d.ProviderID] = append(verified[d.ProviderID], d.Domain)
+		}
+	}
+	return all, verified, nil
 }
 
 // SSOProvider loads a provider of the workspace.
@@ -132,11 +240,11 @@ func (db *DB) SSOProvider(ctx context.Context, workspaceID, id string) (*SSOProv
 	if err != nil {
 		return nil, err
 	}
-	ds, err := db.ssoDomains(ctx, workspaceID)
+	ds, vs, err := db.ssoDomains(ctx, workspaceID)
 	if err != nil {
 		return nil, err
 	}
-	p.Domains = ds[p.ID]
+	p.Domains, p.VerifiedDomains = ds[p.ID], vs[p.ID]
 	return p, nil
 }
 
@@ -159,21 +267,23 @@ func (db *DB) ListSSOProviders(ctx context.Context, workspaceID string) ([]SSOPr
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	ds, err := db.ssoDomains(ctx, workspaceID)
+	ds, vs, err := db.ssoDomains(ctx, workspaceID)
 	if err != nil {
 		return nil, err
 	}
 	for i := range out {
-		out[i].Domains = ds[out[i].ID]
+		out[i].Domains, out[i].VerifiedDomains = ds[out[i].ID], vs[out[i].ID]
 	}
 	return out, nil
 }
 
-// SSOProviderByDomain finds the provider covering an email domain (any workspace: this is how
-// sign-in finds where to send a user). Disabled providers are returned too; callers check.
+// SSOProviderByDomain finds the provider whose workspace verified an email domain (any
+// workspace: this is how sign-in finds where to send a user). Unverified claims never match.
+// Disabled providers are returned too; callers check.
 func (db *DB) SSOProviderByDomain(ctx context.Context, domain string) (*SSOProvider, error) {
 	var wsID, pid string
-	err := db.queryRow(ctx, `SELECT workspace_id, provider_id FROM sso_domains WHERE domain = ?`, strings.ToLower(strings.TrimSpace(domain))).Scan(&wsID, &pid)
+	err := db.queryRow(ctx, `SELECT workspace_id, provider_id FROM sso_domains WHERE domain = ? AND verified = ?`,
+		strings.ToLower(strings.TrimSpace(domain)), true).Scan(&wsID, &pid)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -260,6 +370,30 @@ func (db *DB) SetSSOAutoProvisioning(ctx context.Context, workspaceID string, en
 		return affected(tx.exec(ctx, `UPDATE workspaces SET user_auto_provisioning_enabled = ?, user_auto_provisioning_enabled_at_unix = ?,
 			user_auto_provisioning_enabled_by_user_email = ? WHERE id = ?`, true, now.Unix(), byEmail, workspaceID))
 	})
+}
+
+// SSORequired reads the workspace's "SSO required" setting.
+func (db *DB) SSORequired(ctx context.Context, workspaceID string) (bool, error) {
+	var on bool
+	err := db.queryRow(ctx, `SELECT sso_required FROM workspaces WHERE id = ?`, workspaceID).Scan(&on)
+	return on, notFound(err)
+}
+
+// SetSSORequired turns the workspace's "SSO required" setting on or off.
+func (db *DB) SetSSORequired(ctx context.Context, workspaceID string, on bool) error {
+	return affected(db.exec(ctx, `UPDATE workspaces SET sso_required = ? WHERE id = ?`, on, workspaceID))
+}
+
+// SSORequiredForDomain says whether an email domain must sign in with SSO: a workspace verified
+// it for an enabled provider and requires SSO.
+func (db *DB) SSORequiredForDomain(ctx context.Context, domain string) (bool, error) {
+	var n int
+	err := db.queryRow(ctx, `SELECT COUNT(*) FROM sso_domains d
+		JOIN sso_providers p ON p.id = d.provider_id AND p.workspace_id = d.workspace_id
+		JOIN workspaces w ON w.id = d.workspace_id
+		WHERE d.domain = ? AND d.verified = ? AND p.enabled = ? AND w.sso_required = ?`,
+		strings.ToLower(strings.TrimSpace(domain)), true, true, true).Scan(&n)
+	return n > 0, err
 }
 
 // CreateSSOUser provisions a user signed in by a workspace's identity provider: verified email,

@@ -184,6 +184,9 @@ type WebhookAttempt struct {
 	Error       string
 	Success     bool
 	WillRetry   bool
+	// Test: an attempt at a test event. It is logged, but the webhook's failure state (count,
+	// most recent failure, auto-disable) is left alone: a test never disables a webhook.
+	Test bool
 }
 
 // AttemptOutcome is what recording an attempt did to its webhook.
@@ -196,7 +199,7 @@ type AttemptOutcome struct {
 // RecordWebhookAttempt logs an attempt and updates the webhook's failure state in one
 // transaction: success resets the consecutive failure count; a failure increments it, records
 // the most recent failure, and disables the webhook automatically once the count reaches
-// maxFailures (0: never).
+// maxFailures (0: never). A test attempt (a.Test) is only logged.
 func (db *DB) RecordWebhookAttempt(ctx context.Context, a WebhookAttempt, maxFailures int64, now time.Time) (AttemptOutcome, error) {
 	var out AttemptOutcome
 	if a.ID == "" {
@@ -217,9 +220,11 @@ func (db *DB) RecordWebhookAttempt(ctx context.Context, a WebhookAttempt, maxFai
 			return notFound(err)
 		}
 		disable := autoDisabled
-		if a.Success {
+		switch {
+		case a.Test: // the failure state stays as it is
+		case a.Success:
 			failures = 0
-		} else {
+		default:
 			failures++
 			if maxFailures > 0 && failures >= maxFailures && !autoDisabled {
 				disable, out.AutoDisabled = true, true
@@ -233,6 +238,9 @@ func (db *DB) RecordWebhookAttempt(ctx context.Context, a WebhookAttempt, maxFai
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			a.ID, a.WorkspaceID, a.WebhookID, a.DeliveryID, a.EventType, a.Attempt, a.Seq, a.AtUnixMs, a.StatusCode, a.DurationMs, a.Error, a.Success, a.WillRetry); err != nil {
 			return err
+		}
+		if a.Test {
+			return nil
 		}
 		if a.Success {
 			_, err := tx.exec(ctx, `UPDATE webhooks SET consecutive_failures = ? WHERE workspace_id = ? AND id = ?`, int64(0), a.WorkspaceID, a.WebhookID)

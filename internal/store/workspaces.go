@@ -162,6 +162,11 @@ func (db *DB) MemberByEmail(ctx context.Context, workspaceID, email string) (*Me
 	return scanMember(db.queryRow(ctx, memberSelect+` WHERE m.workspace_id = ? AND u.email = ?`, workspaceID, strings.ToLower(strings.TrimSpace(email))))
 }
 
+// MemberByID finds a member of the workspace by user id.
+func (db *DB) MemberByID(ctx context.Context, workspaceID, userID string) (*Member, error) {
+	return scanMember(db.queryRow(ctx, memberSelect+` WHERE m.workspace_id = ? AND u.id = ?`, workspaceID, userID))
+}
+
 // UpdateMember changes a member's role and/or lock; the owner can be neither demoted nor locked.
 func (db *DB) UpdateMember(ctx context.Context, workspaceID, userID string, role *string, locked *bool) error {
 	return db.InTx(ctx, func(tx *Tx) error {
@@ -189,7 +194,9 @@ func (db *DB) UpdateMember(ctx context.Context, workspaceID, userID string, role
 
 // RemoveMember takes a user out of a workspace, all or nothing: their group memberships (by the
 // foreign key), their grants on the workspace's resources and their API keys there go; their
-// sessions in it move to their own workspace. The owner cannot be removed.
+// sessions in it move to their own workspace; their history there passes to the workspace's
+// owner (history is personal: it would otherwise be listed for nobody). The owner cannot be
+// removed.
 func (db *DB) RemoveMember(ctx context.Context, workspaceID, userID string) error {
 	return db.InTx(ctx, func(tx *Tx) error {
 		var owner string
@@ -209,6 +216,7 @@ func (db *DB) RemoveMember(ctx context.Context, workspaceID, userID string) erro
 			{`DELETE FROM api_keys WHERE workspace_id = ? AND user_id = ?`, []any{workspaceID, userID}},
 			{`UPDATE sessions SET workspace_id = (SELECT workspace_id FROM users WHERE id = ?) WHERE workspace_id = ? AND user_id = ?`, []any{userID, workspaceID, userID}},
 			{`DELETE FROM sessions WHERE workspace_id = ? AND user_id = ?`, []any{workspaceID, userID}}, // the user's own workspace was this one
+			{`UPDATE history SET user_id = ? WHERE workspace_id = ? AND user_id = ?`, []any{owner, workspaceID, userID}},
 			{`DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ?`, []any{workspaceID, userID}},
 		}
 		for _, s := range steps {

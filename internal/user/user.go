@@ -84,6 +84,12 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// The onboarding flags are the user's own (a new user starts with the survey pending), also
+	// when the account extras are not wired.
+	extras, err := h.DB.AccountExtras(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
 	seat := "workspace_member"
 	if role, err := h.DB.Role(r.Context(), c.WorkspaceID, c.UserID); err == nil && role == "admin" {
 		seat = "workspace_admin"
@@ -94,8 +100,8 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 		"subscription":                      Subscription(ws),
 		"is_new_user":                       h.now().Unix()-u.CreatedAt < 7*24*3600,
 		"can_use_delayed_payment_methods":   false,
-		"is_onboarding_completed":           true,
-		"is_onboarding_checklist_completed": true,
+		"is_onboarding_completed":           extras.IsOnboardingCompleted,
+		"is_onboarding_checklist_completed": extras.IsOnboardingChecklistCompleted,
 		"first_name":                        u.FirstName,
 		"email":                             u.Email,
 		"is_api_key_hashed":                 true,

@@ -174,6 +174,9 @@ func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := h.checkVoiceEditor(r, c, v); err != nil {
+		return err
+	}
 	var body Settings
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
@@ -192,6 +195,23 @@ func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpx.OK(w)
+	return nil
+}
+
+// checkVoiceEditor lets a workspace's own voice be changed only by workspace admins and members it
+// is shared with as editor or admin (premade voices' settings are each workspace's own).
+func (h *Handlers) checkVoiceEditor(r *http.Request, c *httpx.Caller, v *store.Voice) error {
+	if v.WorkspaceID == "" || c.Role == httpx.RoleAdmin {
+		return nil
+	}
+	role, err := h.Svc.DB.SharedRole(r.Context(), c.WorkspaceID, store.ResourceVoice, v.ID, c.UserID)
+	if err != nil {
+		return err
+	}
+	if store.ResourceRoleRank(role) < store.ResourceRoleRank("editor") {
+		return httpx.Errorf(http.StatusForbidden, "insufficient_resource_role",
+			"Voice '%s' can be changed only by workspace admins and members it is shared with as editor or admin.", v.ID)
+	}
 	return nil
 }
 

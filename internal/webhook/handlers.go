@@ -22,11 +22,14 @@ type Handlers struct {
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	rt.Authed("GET /v1/workspace/webhooks", h.list, httpx.Perm("workspace_read"), httpx.AdminOnly)
-	rt.Authed("POST /v1/workspace/webhooks", h.create, httpx.Perm("webhooks_write"), httpx.AdminOnly)
-	rt.Authed("PATCH /v1/workspace/webhooks/{webhook_id}", h.update, httpx.Perm("webhooks_write"), httpx.AdminOnly)
-	rt.Authed("DELETE /v1/workspace/webhooks/{webhook_id}", h.delete, httpx.Perm("webhooks_write"), httpx.AdminOnly)
-	rt.Authed("GET /api/workspace/webhooks/{webhook_id}/deliveries", h.deliveries, httpx.Perm("workspace_read"), httpx.AdminOnly)
+	// Admins, and editors to whom a group delegates webhooks_manage.
+	admin := httpx.AdminOr("webhooks_manage")
+	rt.Authed("GET /v1/workspace/webhooks", h.list, httpx.Perm("workspace_read"), admin)
+	rt.Authed("POST /v1/workspace/webhooks", h.create, httpx.Perm("webhooks_write"), admin)
+	rt.Authed("PATCH /v1/workspace/webhooks/{webhook_id}", h.update, httpx.Perm("webhooks_write"), admin)
+	rt.Authed("DELETE /v1/workspace/webhooks/{webhook_id}", h.delete, httpx.Perm("webhooks_write"), admin)
+	rt.Authed("GET /api/workspace/webhooks/{webhook_id}/deliveries", h.deliveries, httpx.Perm("workspace_read"), admin)
+	rt.Authed("POST /api/workspace/webhooks/{webhook_id}/test", h.test, httpx.Perm("webhooks_write"), admin)
 }
 
 // Limits on what a webhook may hold.
@@ -42,6 +45,10 @@ const (
 
 // ErrWebhookNotFound answers a webhook id that is not in the caller's workspace.
 var ErrWebhookNotFound = &httpx.Error{HTTPStatus: http.StatusNotFound, Status: "webhook_not_found", Message: "The webhook was not found in this workspace."}
+
+// ErrWebhookDisabled answers a test of a webhook that is disabled (by an admin or automatically).
+var ErrWebhookDisabled = &httpx.Error{HTTPStatus: http.StatusConflict, Status: "webhook_disabled",
+	Message: "The webhook is disabled, so it receives no events: enable it to send a test event."}
 
 func invalid(loc []any, typ, msg string) *httpx.ValidationError {
 	return &httpx.ValidationError{Fields: []httpx.FieldError{{Loc: loc, Msg: msg, Type: typ}}}
@@ -339,5 +346,30 @@ func (h *Handlers) deliveries(w http.ResponseWriter, r *http.Request) error {
 		next = strconv.FormatInt(rows[len(rows)-1].Seq, 10)
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"deliveries": out, "has_more": more, "next_cursor": next})
+	return nil
+}
+
+// test queues a signed test event to one webhook (whatever it is subscribed to) and answers 202
+// with the delivery id; its attempts show up in the delivery log like any event's.
+func (h *Handlers) test(w http.ResponseWriter, r *http.Request) error {
+	c := httpx.CallerFrom(r.Context())
+	wh, err := h.Svc.DB.Webhook(r.Context(), c.WorkspaceID, r.PathValue("webhook_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrWebhookNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if wh.IsDisabled || wh.IsAutoDisabled {
+		return ErrWebhookDisabled
+	}
+	id, err := h.Svc.SendTest(r.Context(), wh)
+	if errors.Is(err, ErrNoQueue) {
+		return httpx.Errorf(http.StatusServiceUnavailable, "jobs_unavailable", "Background delivery is not running on this server; try again later.")
+	}
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusAccepted, map[string]any{"delivery_id": id, "event_type": TestEvent})
 	return nil
 }

@@ -573,3 +573,115 @@ func TestDeliveryRefusedAtDialTime(t *testing.T) {
 		}
 	})
 }
+
+// TestSendTestEvent: POST …/test delivers a signed webhook_test event to that webhook only (it is
+// subscribed to nothing), logs it, and answers 202 with the delivery id; other workspaces get
+// 404, editors 403, a disabled webhook 409; failed test attempts never count towards auto-disable.
+func TestSendTestEvent(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, true) // MaxFailures 3
+		startJobs(t, db, e.svc)
+		rc := newReceiver(t, 200)
+		id, secret := e.createSubscribed(rc.srv.URL+"/hook", map[string]string{"X-Tenant": "acme"}) // no events
+		other := newReceiver(t, 200)
+		otherID, _ := e.createSubscribed(other.srv.URL+"/other", nil, "speech_to_text")
+		rc.mu.Lock()
+		rc.secret = secret
+		rc.mu.Unlock()
+
+		before := time.Now().Unix()
+		code, body := e.do(e.adminA, "POST", "/api/workspace/webhooks/"+id+"/test", nil)
+		deliveryID, _ := body["delivery_id"].(string)
+		if code != http.StatusAccepted || deliveryID == "" || body["event_type"] != "webhook_test" {
+			t.Fatalf("test event: %d %v", code, body)
+		}
+		waitFor(t, "the test delivery", func() bool { return len(e.deliveries(e.adminA, id)) == 1 })
+		log := e.deliveries(e.adminA, id)
+		if d := log[0]; d["delivery_id"] != deliveryID || d["event_type"] != "webhook_test" || d["success"] != true || d["status_code"] != float64(200) || d["attempt"] != float64(1) {
+			t.Fatalf("log entry %v", d)
+		}
+		rc.mu.Lock()
+		hdr, raw := rc.got[0], rc.bodies[0]
+		rc.mu.Unlock()
+		// The receiver's view: the signature verifies with this webhook's secret and no other.
+		sig := hdr.Get(webhook.SignatureHeader)
+		if err := webhook.Verify(secret, raw, sig, 0, time.Now()); err != nil || rc.badSigs.Load() != 0 {
+			t.Fatalf("signature %q does not verify: %v", sig, err)
+		}
+		if err := webhook.Verify(secret+"x", raw, sig, 0, time.Now()); err == nil {
+			t.Fatal("the signature verifies with a wrong secret")
+		}
+		if hdr.Get("X-Tenant") != "acme" || hdr.Get("Content-Type") != "application/json" {
+			t.Fatalf("headers %v", hdr)
+		}
+		var payload struct {
+			Type           string         `json:"type"`
+			EventTimestamp int64          `json:"event_timestamp"`
+			Data           map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(raw, &payload); err != nil {
+			t.Fatalf("payload %s: %v", raw, err)
+		}
+		if payload.Type != "webhook_test" || payload.EventTimestamp < before || payload.EventTimestamp > time.Now().Unix() ||
+			payload.Data["webhook_id"] != id || payload.Data["workspace_id"] != e.wsA || payload.Data["message"] == nil {
+			t.Fatalf("payload %s", raw)
+		}
+		if other.hits.Load() != 0 || len(e.deliveries(e.adminA, otherID)) != 0 {
+			t.Fatal("the test event reached another webhook")
+		}
+
+		// Workspace B's admin cannot test A's webhook; A's editor is refused; unknown ids are 404.
+		if code, body := e.do(e.adminB, "POST", "/api/workspace/webhooks/"+id+"/test", nil); code != 404 || body["detail"].(map[string]any)["status"] != "webhook_not_found" {
+			t.Fatalf("B tests A's webhook: %d %v", code, body)
+		}
+		if code, body := e.do(e.editorA, "POST", "/api/workspace/webhooks/"+id+"/test", nil); code != 403 {
+			t.Fatalf("editor tests a webhook: %d %v", code, body)
+		}
+		if code, _ := e.do(e.adminA, "POST", "/api/workspace/webhooks/nope/test", nil); code != 404 {
+			t.Fatalf("unknown webhook: %d", code)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if rc.hits.Load() != 1 || len(e.deliveries(e.adminA, id)) != 1 {
+			t.Fatalf("refused calls delivered something: %d hits", rc.hits.Load())
+		}
+
+		// A failing endpoint: the test is retried and logged, but never auto-disables the
+		// webhook (MaxFailures is 3) nor sets its most recent failure.
+		rc.mu.Lock()
+		rc.answers = []int{503}
+		rc.hits.Store(0)
+		rc.mu.Unlock()
+		code, body = e.do(e.adminA, "POST", "/api/workspace/webhooks/"+id+"/test", nil)
+		if code != http.StatusAccepted {
+			t.Fatalf("second test: %d %v", code, body)
+		}
+		failing := body["delivery_id"].(string)
+		waitFor(t, "four failed test attempts", func() bool { return rc.hits.Load() >= 4 })
+		waitFor(t, "four logged attempts", func() bool { return len(e.deliveries(e.adminA, id)) >= 5 })
+		for _, d := range e.deliveries(e.adminA, id)[:4] {
+			if d["delivery_id"] != failing || d["success"] != false || d["status_code"] != float64(503) || d["will_retry"] != true {
+				t.Fatalf("failed test attempt %v", d)
+			}
+		}
+		_, list := e.do(e.adminA, "GET", "/v1/workspace/webhooks", nil)
+		for _, x := range list["webhooks"].([]any) {
+			if h := x.(map[string]any); h["webhook_id"] == id && (h["is_auto_disabled"] != false || h["most_recent_failure_error_code"] != nil) {
+				t.Fatalf("a failing test changed the webhook's failure state: %v", h)
+			}
+		}
+
+		// A disabled webhook: 409, nothing queued.
+		if code, body := e.do(e.adminA, "PATCH", "/v1/workspace/webhooks/"+otherID, map[string]any{"name": "hook", "is_disabled": true}); code != 200 {
+			t.Fatalf("disable: %d %v", code, body)
+		}
+		code, body = e.do(e.adminA, "POST", "/api/workspace/webhooks/"+otherID+"/test", nil)
+		if code != http.StatusConflict || body["detail"].(map[string]any)["status"] != "webhook_disabled" {
+			t.Fatalf("disabled webhook: %d %v", code, body)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if other.hits.Load() != 0 {
+			t.Fatal("a disabled webhook received a test event")
+		}
+		fmt.Printf("test event: %d-byte webhook_test delivered, signature verified; 4 failed test attempts left the webhook enabled\n", len(raw))
+	})
+}

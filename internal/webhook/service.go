@@ -158,7 +158,8 @@ func (s *Service) Emit(ctx context.Context, workspaceID, event string, payload a
 	if err != nil {
 		return err
 	}
-	return s.enqueue(ctx, hooks, event, payload)
+	_, err = s.enqueue(ctx, hooks, event, payload)
+	return err
 }
 
 // EmitTo delivers an event to one webhook of the workspace (a request that names its webhook,
@@ -174,12 +175,37 @@ func (s *Service) EmitTo(ctx context.Context, workspaceID, webhookID, event stri
 	if wh.IsDisabled || wh.IsAutoDisabled {
 		return nil
 	}
-	return s.enqueue(ctx, []store.Webhook{*wh}, event, payload)
+	_, err = s.enqueue(ctx, []store.Webhook{*wh}, event, payload)
+	return err
 }
 
-func (s *Service) enqueue(ctx context.Context, hooks []store.Webhook, event string, payload any) error {
+// TestEvent is the type of the event POST /api/workspace/webhooks/{webhook_id}/test sends: a
+// webhook gets it whatever it is subscribed to, signed and delivered (with retries and a log
+// entry) like any event, but its attempts leave the webhook's failure count alone, so a test
+// never disables a webhook automatically.
+const TestEvent = "webhook_test"
+
+// ErrNoQueue means the job queue is not running, so nothing can be delivered.
+var ErrNoQueue = errors.New("webhook: the job queue is not running; event not delivered")
+
+// SendTest queues a test event to the webhook and returns its delivery id. The body is
+// {"type": "webhook_test", "event_timestamp": <unix seconds>, "data": {"webhook_id",
+// "workspace_id", "message"}}. The caller checks the webhook is enabled.
+func (s *Service) SendTest(ctx context.Context, wh *store.Webhook) (string, error) {
+	ids, err := s.enqueue(ctx, []store.Webhook{*wh}, TestEvent, map[string]any{
+		"webhook_id": wh.ID, "workspace_id": wh.WorkspaceID,
+		"message": "This is a test event from Timbre: your endpoint received and can verify it.",
+	})
+	if err != nil {
+		return "", err
+	}
+	return ids[0], nil
+}
+
+// enqueue queues one delivery of the event per webhook and returns the delivery ids.
+func (s *Service) enqueue(ctx context.Context, hooks []store.Webhook, event string, payload any) ([]string, error) {
 	if len(hooks) == 0 {
-		return nil
+		return nil, nil
 	}
 	typ := payloadType[event]
 	if typ == "" {
@@ -187,25 +213,30 @@ func (s *Service) enqueue(ctx context.Context, hooks []store.Webhook, event stri
 	}
 	body, err := json.Marshal(map[string]any{"type": typ, "event_timestamp": s.now().Unix(), "data": payload})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	q := s.jobs.Load()
 	if q == nil {
-		return errors.New("webhook: the job queue is not running; event not delivered")
+		return nil, ErrNoQueue
 	}
 	params := make([]river.InsertManyParams, 0, len(hooks))
+	ids := make([]string, 0, len(hooks))
 	for _, h := range hooks {
 		attempts := MaxAttempts
 		if !h.RetryEnabled {
 			attempts = 1
 		}
+		id := store.NewID()
+		ids = append(ids, id)
 		params = append(params, river.InsertManyParams{
-			Args:       DeliverArgs{WorkspaceID: h.WorkspaceID, WebhookID: h.ID, DeliveryID: store.NewID(), Event: event, Body: string(body)},
+			Args:       DeliverArgs{WorkspaceID: h.WorkspaceID, WebhookID: h.ID, DeliveryID: id, Event: event, Body: string(body)},
 			InsertOpts: &river.InsertOpts{MaxAttempts: attempts},
 		})
 	}
-	_, err = (*q).InsertMany(ctx, params)
-	return err
+	if _, err := (*q).InsertMany(ctx, params); err != nil {
+		return nil, err
+	}
+	return ids, nil
 }
 
 // DeliverWorker runs delivery attempts.
@@ -272,7 +303,8 @@ func (s *Service) attempt(ctx context.Context, a DeliverArgs, attempt, maxAttemp
 
 	start := time.Now()
 	resp, err := s.HTTP.Do(req)
-	rec := store.WebhookAttempt{WorkspaceID: a.WorkspaceID, WebhookID: a.WebhookID, DeliveryID: a.DeliveryID, EventType: a.Event, Attempt: int64(attempt)}
+	rec := store.WebhookAttempt{WorkspaceID: a.WorkspaceID, WebhookID: a.WebhookID, DeliveryID: a.DeliveryID, EventType: a.Event, Attempt: int64(attempt),
+		Test: a.Event == TestEvent}
 	retryable := false
 	if err != nil {
 		rec.Error = deliveryError(err)

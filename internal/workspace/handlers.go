@@ -40,12 +40,15 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	// Members.
 	rt.Authed("GET /v1/workspace/members", h.members, perm("workspace_members_read"))
 	rt.Authed("POST /v1/workspace/members", h.updateMember, perm("workspace_write"), admin)
-	rt.Authed("DELETE /api/workspace/members/{user_id}", h.removeMember, perm("workspace_members_remove"), admin)
+	// Group permissions can delegate removing members, inviting and group membership to editors
+	// (delegation.go keeps a delegate within their own access).
+	rt.Authed("DELETE /api/workspace/members/{user_id}", h.removeMember, perm("workspace_members_remove"), httpx.AdminOr("workspace_members_remove"))
 	// Invites.
-	rt.Authed("GET /api/workspace/invites", h.listInvites, perm("workspace_members_invite"), admin)
-	rt.Authed("POST /v1/workspace/invites/add", h.invite, perm("workspace_members_invite"), admin)
-	rt.Authed("POST /v1/workspace/invites/add-bulk", h.inviteBulk, perm("workspace_members_invite"), admin)
-	rt.Authed("DELETE /v1/workspace/invites", h.deleteInvite, perm("workspace_members_invite"), admin)
+	invites := httpx.AdminOr("workspace_members_invite")
+	rt.Authed("GET /api/workspace/invites", h.listInvites, perm("workspace_members_invite"), invites)
+	rt.Authed("POST /v1/workspace/invites/add", h.invite, perm("workspace_members_invite"), invites)
+	rt.Authed("POST /v1/workspace/invites/add-bulk", h.inviteBulk, perm("workspace_members_invite"), invites)
+	rt.Authed("DELETE /v1/workspace/invites", h.deleteInvite, perm("workspace_members_invite"), invites)
 	rt.Public("GET /api/workspace/invites/{code}", h.peekInvite)
 	rt.Authed("POST /v1/workspace/invites/{code}/accept", h.acceptInvite, perm("user_write"))
 	rt.Authed("POST /v1/workspace/invites/{code}/decline", h.declineInvite, perm("user_write"))
@@ -55,15 +58,18 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /api/workspace/groups", h.createGroup, perm("group_members_manage"), admin)
 	rt.Authed("PATCH /api/workspace/groups/{group_id}", h.updateGroup, perm("group_members_manage"), admin)
 	rt.Authed("DELETE /api/workspace/groups/{group_id}", h.deleteGroup, perm("group_members_manage"), admin)
-	rt.Authed("POST /v1/workspace/groups/{group_id}/members", h.addGroupMember, perm("group_members_manage"), admin)
-	rt.Authed("POST /v1/workspace/groups/{group_id}/members/remove", h.removeGroupMember, perm("group_members_manage"), admin)
+	groupMembers := httpx.AdminOr("group_members_manage")
+	rt.Authed("POST /v1/workspace/groups/{group_id}/members", h.addGroupMember, perm("group_members_manage"), groupMembers)
+	rt.Authed("POST /v1/workspace/groups/{group_id}/members/remove", h.removeGroupMember, perm("group_members_manage"), groupMembers)
 	// Resource sharing.
 	rt.Authed("GET /v1/workspace/resources/{resource_id}", h.resource, perm("workspace_read"))
-	rt.Authed("POST /v1/workspace/resources/{resource_id}/share", h.share, perm("workspace_write"), admin)
-	rt.Authed("POST /v1/workspace/resources/{resource_id}/unshare", h.unshare, perm("workspace_write"), admin)
+	// Sharing is for whoever holds admin on the resource (its creator, a grant, workspace admins).
+	rt.Authed("POST /v1/workspace/resources/{resource_id}/share", h.share, perm("workspace_write"))
+	rt.Authed("POST /v1/workspace/resources/{resource_id}/unshare", h.unshare, perm("workspace_write"))
 	// Role checks and settings.
 	rt.Authed("GET /v1/workspace/can-access-workspace-settings", h.canAccessSettings, perm("workspace_read"))
 	rt.Authed("GET /v1/workspace/is-admin", h.isAdmin, perm("workspace_read"))
+	rt.Authed("GET /api/workspace/access", h.access)
 	rt.Authed("GET /api/workspace/settings", h.settings, perm("workspace_read"), admin)
 	rt.Authed("PATCH /api/workspace/settings", h.updateSettings, perm("workspace_write"), admin)
 	// Admins only, checked in the handler for the spec's own message (§5).
@@ -251,6 +257,18 @@ func (h *Handlers) updateMember(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) removeMember(w http.ResponseWriter, r *http.Request) error {
 	c := caller(r)
 	id := r.PathValue("user_id")
+	if c.Role != httpx.RoleAdmin {
+		m, err := h.Svc.DB.MemberByID(r.Context(), c.WorkspaceID, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return httpx.Errorf(http.StatusNotFound, "member_not_found", "User '%s' is not a member of this workspace.", id)
+		}
+		if err != nil {
+			return err
+		}
+		if err := checkRemoval(c, m); err != nil {
+			return err
+		}
+	}
 	err := h.Svc.DB.RemoveMember(r.Context(), c.WorkspaceID, id)
 	if errors.Is(err, store.ErrOwner) {
 		return ErrOwner
@@ -346,6 +364,19 @@ func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *http
 	}
 	if err := v.Err(); err != nil {
 		return err
+	}
+	if c.Role != httpx.RoleAdmin {
+		var groups []store.Group
+		for _, id := range body.GroupIDs {
+			g, err := h.Svc.DB.GroupByID(ctx, c.WorkspaceID, id)
+			if err != nil {
+				return err
+			}
+			groups = append(groups, *g)
+		}
+		if err := checkInvite(c, role, groups); err != nil {
+			return err
+		}
 	}
 	now := h.Svc.now()
 	invites := make([]store.NewInvite, len(emails))
@@ -707,6 +738,9 @@ func (h *Handlers) addGroupMember(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	if err := checkGroupChange(caller(r), g, m, false); err != nil {
+		return err
+	}
 	err = h.Svc.DB.AddGroupMember(r.Context(), caller(r).WorkspaceID, g.ID, m.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return groupNotFound(g.ID)
@@ -724,6 +758,9 @@ func (h *Handlers) removeGroupMember(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	if err := checkGroupChange(caller(r), g, m, true); err != nil {
+		return err
+	}
 	err = h.Svc.DB.RemoveGroupMember(r.Context(), caller(r).WorkspaceID, g.ID, m.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return httpx.Errorf(http.StatusNotFound, "member_not_found", "%s is not a member of the group '%s'.", m.Email, g.Name)
@@ -739,7 +776,20 @@ func (h *Handlers) removeGroupMember(w http.ResponseWriter, r *http.Request) err
 // ---- role checks and settings ----------------------------------------------------------------
 
 func (h *Handlers) canAccessSettings(w http.ResponseWriter, r *http.Request) error {
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"can_access_workspace_settings": caller(r).Role == httpx.RoleAdmin})
+	// Admins, and editors to whom a group delegates a workspace duty (members, webhooks, …).
+	c := caller(r)
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"can_access_workspace_settings": c.Role == httpx.RoleAdmin || len(c.Grants) > 0})
+	return nil
+}
+
+// access tells the web app what the caller's role and groups allow, to show only what works.
+func (h *Handlers) access(w http.ResponseWriter, r *http.Request) error {
+	c := caller(r)
+	duties := c.Grants
+	if duties == nil {
+		duties = []string{}
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"role": c.Role, "features": c.Features, "duties": duties})
 	return nil
 }
 

@@ -40,6 +40,38 @@ func (h *Handlers) resourceOf(r *http.Request, typ string) (*store.Resource, err
 	return res, err
 }
 
+// roleOn is the caller's role on a resource: admin for workspace admins and the creator,
+// otherwise the strongest grant that reaches them. Workspace voices are visible to every member.
+func (h *Handlers) roleOn(r *http.Request, res *store.Resource) (string, error) {
+	c := caller(r)
+	if c.Role == httpx.RoleAdmin || (res.CreatorUserID != "" && res.CreatorUserID == c.UserID) {
+		return "admin", nil
+	}
+	role, err := h.Svc.DB.SharedRole(r.Context(), c.WorkspaceID, res.Type, res.ID, c.UserID)
+	if role == "" && res.Type == store.ResourceVoice {
+		role = "viewer"
+	}
+	return role, err
+}
+
+// ErrNotResourceAdmin answers a share or unshare by someone without admin on the resource.
+var ErrNotResourceAdmin = httpx.Errorf(http.StatusForbidden, "forbidden", "Only the resource's creator, its admins and workspace admins can change who it is shared with.")
+
+// checkResourceAdmin lets through only callers with admin on the resource; one they cannot see
+// at all is not found.
+func (h *Handlers) checkResourceAdmin(r *http.Request, res *store.Resource) error {
+	role, err := h.roleOn(r, res)
+	switch {
+	case err != nil:
+		return err
+	case role == "":
+		return resourceNotFound(res.Type, res.ID)
+	case role != "admin":
+		return ErrNotResourceAdmin
+	}
+	return nil
+}
+
 func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	typ := r.URL.Query().Get("resource_type")
 	var v httpx.Validator
@@ -50,6 +82,11 @@ func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	res, err := h.resourceOf(r, typ)
 	if err != nil {
 		return err
+	}
+	if role, err := h.roleOn(r, res); err != nil {
+		return err
+	} else if role == "" {
+		return resourceNotFound(typ, res.ID)
 	}
 	ctx := r.Context()
 	ws := caller(r).WorkspaceID
@@ -203,6 +240,9 @@ func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := h.checkResourceAdmin(r, res); err != nil {
+		return err
+	}
 	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
 		return httpx.Errorf(http.StatusBadRequest, "creator_access", "The creator of a resource always keeps admin access to it.")
 	}
@@ -222,6 +262,9 @@ func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) unshare(w http.ResponseWriter, r *http.Request) error {
 	res, s, err := h.shareTarget(r, false)
 	if err != nil {
+		return err
+	}
+	if err := h.checkResourceAdmin(r, res); err != nil {
 		return err
 	}
 	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {

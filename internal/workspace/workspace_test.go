@@ -562,7 +562,7 @@ func TestSwitchWorkspace(t *testing.T) {
 		a := e.signUp("admin@a.example")
 		e.setTier(a, "growing_business")
 		u := e.join(a, e.signUp("u@u.example"), workspace.SeatMember)
-		inA := e.addHistory(a.workspaceID, a.user.ID, "said in A")
+		inA := e.addHistory(a.workspaceID, u.user.ID, "said in A") // history is personal: u's own item in A
 		inU := e.addHistory(u.user.WorkspaceID, u.user.ID, "said in U")
 		historyIDs := func(who actor) string {
 			var page struct {

@@ -23,6 +23,7 @@ import {
 } from '@/components/icons';
 import { Logo } from '@/components/Logo';
 import { GlobalPlayer } from '@/components/player/GlobalPlayer';
+import { DUTIES, useWorkspaceAccess, type Duty } from '@/features/access';
 import { useSession, useSignOut } from '@/features/auth';
 import { PlayerFeedback } from '@/features/history';
 import { NotificationsBell } from '@/features/notifications';
@@ -39,8 +40,10 @@ interface NavItem {
   match?: string[];
   /** Match the paths exactly (not their sub-paths). */
   exact?: boolean;
-  /** Shown to workspace admins only. */
+  /** Shown to workspace admins only… */
   adminOnly?: boolean;
+  /** …or also to members whose groups delegate this admin duty to them. */
+  duty?: Duty;
 }
 
 const NAV: Array<{ heading?: string; items: NavItem[] }> = [
@@ -69,16 +72,17 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
     items: [
       { to: '/app/workspace/members', label: 'Members', icon: <UsersIcon size={16} />, match: ['/app/workspace/members', '/app/settings/workspace-invites'] },
       { to: '/app/workspace/groups', label: 'Groups', icon: <GroupIcon size={16} /> },
-      { to: '/app/workspace/service-accounts', label: 'Service accounts', icon: <BotIcon size={16} />, adminOnly: true },
+      { to: '/app/workspace/service-accounts', label: 'Service accounts', icon: <BotIcon size={16} />, adminOnly: true, duty: DUTIES.serviceAccounts },
       {
         to: '/app/workspace/webhooks',
         label: 'Webhooks',
         icon: <WebhookIcon size={16} />,
         match: ['/app/workspace/webhooks', '/app/developers/webhooks', '/app/settings/webhooks'],
         adminOnly: true,
+        duty: DUTIES.webhooks,
       },
       { to: '/app/workspace/security', label: 'Workspace security', icon: <LockIcon size={16} /> },
-      { to: '/app/workspace/audit-log', label: 'Audit log', icon: <ListIcon size={16} />, adminOnly: true },
+      { to: '/app/workspace/audit-log', label: 'Audit log', icon: <ListIcon size={16} />, adminOnly: true, duty: DUTIES.auditLog },
     ],
   },
   {
@@ -163,6 +167,9 @@ function UserMenu() {
 function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
   const { pathname } = useLocation();
   const { isAdmin } = useWorkspaceRole();
+  const access = useWorkspaceAccess();
+  // Admins see every screen; editors see an admin screen when a group delegates its duty to them.
+  const visible = (item: NavItem) => !item.adminOnly || isAdmin || (item.duty !== undefined && access.holds(item.duty));
   return (
     <div className="flex h-full flex-col">
       <div className="flex h-16 items-center justify-between px-4">
@@ -185,7 +192,7 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
               <p className="mb-1 px-3 text-xs font-medium tracking-wide text-gray-500 uppercase">{group.heading}</p>
             )}
             <ul className="space-y-0.5">
-              {group.items.filter((item) => !item.adminOnly || isAdmin).map((item) => {
+              {group.items.filter(visible).map((item) => {
                 const active = (item.match ?? [item.to]).some(
                   (m) => pathname === m || (!item.exact && pathname.startsWith(`${m}/`)),
                 );

@@ -2,7 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '@/components/Button';
 import { Spinner } from '@/components/Spinner';
 import { useSession } from '@/features/auth';
-import { ADD_2FA_ROUTE, SECURITY_ROUTE } from '@/features/security';
+import { ADD_2FA_ROUTE, SECURITY_ROUTE, SensitiveActionDialog } from '@/features/security';
 import { httpErrorMessage } from '@/lib/api';
 import { SIGN_IN_ROUTE } from '@/lib/constants';
 
@@ -33,5 +33,11 @@ export function RequireAuth() {
   if (session.data.mfa_enrollment_required && location.pathname !== SECURITY_ROUTE) {
     return <Navigate to={ADD_2FA_ROUTE} replace />;
   }
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      {/* One dialog for every sensitive call's mailed code (withSensitiveVerification). */}
+      <SensitiveActionDialog />
+    </>
+  );
 }

@@ -3,6 +3,7 @@ import { CrashFallback } from '@/components/ErrorBoundary';
 import { DEFAULT_APP_ROUTE } from '@/lib/constants';
 import { AppShell } from './AppShell';
 import { RequireAuth } from './RequireAuth';
+import { RequireOnboarding } from './RequireOnboarding';
 import { RootLayout } from './RootLayout';
 import { AuthRoute } from './routes/AuthRoute';
 import { NotFound } from './routes/NotFound';
@@ -17,6 +18,7 @@ import {
   SignUpRoute,
   UsageRoute,
 } from './routes/pages';
+import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
 import { TextToSpeechRoute } from './routes/TextToSpeechRoute';
 import {
   AuditLogRoute,
@@ -52,33 +54,41 @@ export const routes: RouteObject[] = [
       {
         element: <RequireAuth />,
         children: [
+          // The onboarding survey and what comes next: full pages, outside the app shell.
+          { path: '/app/onboarding', element: <OnboardingRoute /> },
+          { path: '/app/onboarding/next', element: <OnboardingNextRoute /> },
           {
-            element: <AppShell />,
+            element: <RequireOnboarding />,
             children: [
-              { path: '/app', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
-              { path: '/app/home', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
-              { path: '/app/speech-synthesis', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
-              // One route for both tabs, so switching tabs keeps the page state.
-              { path: '/app/speech-synthesis/text-to-speech/*', element: <TextToSpeechRoute /> },
-              { path: '/app/settings', element: <AccountSettingsRoute /> },
-              { path: '/app/settings/security', element: <SecurityRoute /> },
-              { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },
-              { path: '/app/developers/api-keys', element: <ApiKeysRoute /> },
-              { path: '/app/developers', element: <Navigate to="/app/developers/api-keys" replace /> },
-              { path: '/app/usage', element: <UsageRoute /> },
-              { path: '/app/developers/usage', element: <UsageRoute /> },
-              // Workspace administration (members, groups, keys, webhooks, security, audit log).
-              { path: '/app/workspace', element: <Navigate to="/app/workspace/members" replace /> },
-              { path: '/app/workspace/members', element: <WorkspaceMembersRoute /> },
-              { path: '/app/settings/workspace-invites', element: <WorkspaceInvitesRoute /> },
-              { path: '/app/workspace/groups', element: <WorkspaceGroupsRoute /> },
-              { path: '/app/workspace/service-accounts', element: <ServiceAccountsRoute /> },
-              { path: '/app/workspace/webhooks', element: <WebhooksRoute /> },
-              { path: '/app/developers/webhooks', element: <WebhooksRoute /> },
-              { path: '/app/settings/webhooks', element: <WebhooksRoute /> },
-              { path: '/app/workspace/security', element: <WorkspaceSecurityRoute /> },
-              { path: '/app/workspace/audit-log', element: <AuditLogRoute /> },
-              { path: '/app/*', element: <NotFound /> },
+              {
+                element: <AppShell />,
+                children: [
+                  { path: '/app', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
+                  { path: '/app/home', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
+                  { path: '/app/speech-synthesis', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
+                  // One route for both tabs, so switching tabs keeps the page state.
+                  { path: '/app/speech-synthesis/text-to-speech/*', element: <TextToSpeechRoute /> },
+                  { path: '/app/settings', element: <AccountSettingsRoute /> },
+                  { path: '/app/settings/security', element: <SecurityRoute /> },
+                  { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },
+                  { path: '/app/developers/api-keys', element: <ApiKeysRoute /> },
+                  { path: '/app/developers', element: <Navigate to="/app/developers/api-keys" replace /> },
+                  { path: '/app/usage', element: <UsageRoute /> },
+                  { path: '/app/developers/usage', element: <UsageRoute /> },
+                  // Workspace administration (members, groups, keys, webhooks, security, audit log).
+                  { path: '/app/workspace', element: <Navigate to="/app/workspace/members" replace /> },
+                  { path: '/app/workspace/members', element: <WorkspaceMembersRoute /> },
+                  { path: '/app/settings/workspace-invites', element: <WorkspaceInvitesRoute /> },
+                  { path: '/app/workspace/groups', element: <WorkspaceGroupsRoute /> },
+                  { path: '/app/workspace/service-accounts', element: <ServiceAccountsRoute /> },
+                  { path: '/app/workspace/webhooks', element: <WebhooksRoute /> },
+                  { path: '/app/developers/webhooks', element: <WebhooksRoute /> },
+                  { path: '/app/settings/webhooks', element: <WebhooksRoute /> },
+                  { path: '/app/workspace/security', element: <WorkspaceSecurityRoute /> },
+                  { path: '/app/workspace/audit-log', element: <AuditLogRoute /> },
+                  { path: '/app/*', element: <NotFound /> },
+                ],
+              },
             ],
           },
         ],

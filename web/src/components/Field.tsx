@@ -50,6 +50,11 @@ export const TextField = forwardRef<HTMLInputElement, TextFieldProps>(function T
   );
 });
 
+/** A one-time code (mailed, or from an authenticator app): numeric keypad and browser autofill. */
+export const CodeField = forwardRef<HTMLInputElement, TextFieldProps>(function CodeField(props, ref) {
+  return <TextField ref={ref} inputMode="numeric" autoComplete="one-time-code" maxLength={7} placeholder="123456" {...props} />;
+});
+
 /** Password input with a show/hide toggle (spec §2). */
 export const PasswordField = forwardRef<HTMLInputElement, Omit<TextFieldProps, 'type'>>(function PasswordField(
   { label, error, hint, labelAction, id, className, ...props },

@@ -1,3 +1,4 @@
 export { HistoryPanel } from './components/HistoryPanel';
 export { historyQueryKey } from './api';
 export { FeedbackThumbs, PlayerFeedback } from './components/FeedbackThumbs';
+export { ShareWithPeopleDialog } from './components/ShareWithPeopleDialog';

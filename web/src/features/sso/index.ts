@@ -1,2 +1,4 @@
 export { SsoSignInPage } from './components/SsoSignInPage';
-export { ssoErrorText, ssoStartUrl } from './api';
+export { SsoDomainsPanel } from './components/SsoDomainsPanel';
+export { SsoRequiredPanel } from './components/SsoRequiredPanel';
+export { browser, SSO_REQUIRED, ssoErrorText, ssoStartUrl } from './api';

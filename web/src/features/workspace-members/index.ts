@@ -5,6 +5,7 @@ export {
   listMembers,
   membersQueryKey,
   seatLabel,
+  useAdminOrDuty,
   useCanAccessWorkspaceSettings,
   useWorkspaceRole,
   type WorkspaceMember,

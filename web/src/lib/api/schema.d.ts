@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Send a password reset email
-         * @description Mails a password reset link (`/app/action?mode=resetPassword&oobCode=CODE`, valid for one hour) if the email has an account (not a service account's, which has no password). The answer is the same for unknown emails. Requests are limited per address and per email.
+         * @description Mails a password reset link (`/app/action?mode=resetPassword&oobCode=CODE`, valid for one hour) if the email has an account (not a service account's, which has no password). The answer is the same for unknown emails, and takes the same time: the request only queues a background job, which looks the account up and sends the mail. Requests are limited per address and per email.
          */
         post: operations["timbre_send_password_reset_email"];
         delete?: never;
@@ -1604,7 +1604,7 @@ export interface paths {
         };
         /**
          * Find the SSO provider for an email
-         * @description Says whether an enabled identity provider covers the email's domain, and where to start signing in. With `invite_code`, the provider must belong to the invitation's workspace. No authentication: the sign-in page calls it before the user is known.
+         * @description Says whether an enabled identity provider covers the email's domain — a domain its workspace has verified (pending domains answer 404) — and where to start signing in. With `invite_code`, the provider must belong to the invitation's workspace. No authentication: the sign-in page calls it before the user is known.
          */
         get: operations["timbre_find_sso_provider"];
         put?: never;
@@ -1646,7 +1646,7 @@ export interface paths {
         put?: never;
         /**
          * Add an identity provider
-         * @description Registers an OIDC or SAML identity provider for the caller's workspace. The client secret is encrypted with the server key before it is stored and is never returned. For SAML, send `metadata_xml` or the three fields it carries. Audited (`sso`/`create`). Workspace admins only; a key needs `workspace_write`.
+         * @description Registers an OIDC or SAML identity provider for the caller's workspace. The client secret is encrypted with the server key before it is stored and is never returned. For SAML, send `metadata_xml` or the three fields it carries. New domains start unverified (`pending`): see GET /api/workspace/sso/domains for the TXT record to publish. Audited (`sso`/`create`). Workspace admins only; a key needs `workspace_write`.
          */
         post: operations["timbre_create_sso_provider"];
         delete?: never;
@@ -1678,7 +1678,7 @@ export interface paths {
         head?: never;
         /**
          * Change an identity provider
-         * @description Changes the fields sent (name, enabled, domains, and the type's own settings); the client secret stays unless a new one is sent, and the type cannot change. Audited (`sso`/`update`, naming the changed fields, never secrets). Workspace admins only; a key needs `workspace_write`.
+         * @description Changes the fields sent (name, enabled, domains, and the type's own settings); the client secret stays unless a new one is sent, and the type cannot change. Audited (`sso`/`update`, naming the changed fields, never secrets). Workspace admins only; a key needs `workspace_write`. Domains kept keep their verification; new ones start pending.
          */
         patch: operations["timbre_update_sso_provider"];
         trace?: never;
@@ -1692,7 +1692,7 @@ export interface paths {
         };
         /**
          * Get the workspace's SSO settings
-         * @description The workspace's `user_auto_provisioning` (enabled, when and by whom) and the service-provider values an IdP admin needs: the OIDC redirect URI, the SAML entity id, ACS URL and metadata URL. Workspace admins only; a key needs `workspace_read`.
+         * @description The workspace's `user_auto_provisioning` (enabled, when and by whom), `sso_required`, and the service-provider values an IdP admin needs: the OIDC redirect URI, the SAML entity id, ACS URL and metadata URL. Workspace admins only; a key needs `workspace_read`.
          */
         get: operations["timbre_get_sso_settings"];
         put?: never;
@@ -1701,10 +1701,50 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Turn user auto-provisioning on or off
-         * @description While on, a first-time user whose identity provider of this workspace vouches for them gets an editor account here on the spot. Turning it on records the admin's email and the time; turning it off clears them. Audited (`sso`/`update`). Workspace admins only; a key needs `workspace_write`.
+         * Change the workspace's SSO settings
+         * @description Send `user_auto_provisioning_enabled`, `sso_required`, or both. While auto-provisioning is on, a first-time user whose identity provider of this workspace vouches for them gets an editor account here on the spot; turning it on records the admin's email and the time, turning it off clears them. While `sso_required` is on, emails of the workspace's verified domains (of enabled providers) cannot use a password: password sign-in, sign-up and reset mails answer 403 `sso_required`. Each change is audited (`sso`/`update`). Workspace admins only; a key needs `workspace_write`.
          */
         patch: operations["timbre_update_sso_settings"];
+        trace?: never;
+    };
+    "/api/workspace/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's SSO domains
+         * @description Every email domain claimed for the workspace's identity providers, with its status (`pending` or `verified`, who and when) and the DNS TXT record that proves ownership. Workspace admins only; a key needs `workspace_read`.
+         */
+        get: operations["timbre_list_sso_domains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/sso/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify ownership of an SSO domain
+         * @description Looks up the TXT record `_timbre-challenge.<domain>` (through the server's resolver, or `TIMBRE_DNS_RESOLVER`) and, when one of its values is this claim's `timbre-domain-verification=<token>`, marks the domain verified by the caller: from then on it routes sign-ins to its provider. A domain already verified is answered as it is. Audited (`sso`/`domain_verified`, failures `sso`/`domain_verification_failed`). Workspace admins only; a key needs `workspace_write`.
+         */
+        post: operations["timbre_verify_sso_domain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/sso/start": {
@@ -1849,6 +1889,26 @@ export interface paths {
         get: operations["timbre_list_webhook_deliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Queues one `webhook_test` event to this webhook only, whatever events it is subscribed to, and answers at once with the delivery's id; its attempts then appear in the webhook's delivery log (GET /api/workspace/webhooks/{webhook_id}/deliveries) with `event_type` `webhook_test`. It is signed and retried exactly like any event, but test attempts leave the webhook's failure state alone: they never count towards automatic disabling and do not set `most_recent_failure_*`. The body sent is `{"type": "webhook_test", "event_timestamp": <unix seconds>, "data": {"webhook_id": "…", "workspace_id": "…", "message": "…"}}`. Workspace admins only; a key needs the `webhooks_write` permission.
+         */
+        post: operations["timbre_send_webhook_test_event"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2292,7 +2352,7 @@ export interface paths {
         };
         /**
          * Can the caller open workspace settings
-         * @description Whether the caller may open the workspace settings screens (members, groups, security…): true for workspace admins. The web app asks after sign-in (spec §6). A key needs `workspace_read`.
+         * @description Whether the caller may open the workspace settings screens (members, groups, security…): true for workspace admins and for editors to whom a group delegates a workspace duty (see `GET /api/workspace/access`). The web app asks after sign-in (spec §6). A key needs `workspace_read`.
          */
         get: operations["timbre_can_access_workspace_settings"];
         put?: never;
@@ -2315,6 +2375,26 @@ export interface paths {
          * @description Whether the caller is an admin of the workspace the request works in (spec §6). A key needs `workspace_read`.
          */
         get: operations["timbre_is_workspace_admin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the caller may do in the workspace
+         * @description The caller's role (`admin` or `editor`), the product features their groups allow (`features`: a list of group permissions such as `text_to_speech`, or null when no group limits them — always null for admins) and the admin duties their groups delegate to them (`duties`, e.g. `webhooks_manage`). Routes of a feature outside `features` answer 403 `feature_not_allowed`; admin routes open to a delegate holding the matching duty.
+         */
+        get: operations["timbre_workspace_access"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4763,6 +4843,30 @@ export interface components {
              */
             share_options: components["schemas"]["ShareOptionResponseModel"][];
         };
+        SSODomain: {
+            domain: string;
+            provider_id: string;
+            provider_name: string;
+            /** @enum {string} */
+            status: "pending" | "verified";
+            verified: boolean;
+            verified_at_unix: number | null;
+            /** @description Who verified it (null while pending, or once their account is gone). */
+            verified_by_user_email: string | null;
+            created_at_unix: number;
+            /** @description The DNS record that proves ownership; the token is this claim's own. */
+            txt_record: {
+                /** @enum {string} */
+                type: "TXT";
+                /** @description `_timbre-challenge.<domain>` */
+                name: string;
+                /** @description `timbre-domain-verification=<token>` */
+                value: string;
+            };
+        };
+        SSODomainList: {
+            domains: components["schemas"]["SSODomain"][];
+        };
         SSOFindProviderResponse: {
             provider_id: string;
             /** @enum {string} */
@@ -4779,8 +4883,10 @@ export interface components {
             type: "oidc" | "saml";
             name: string;
             enabled: boolean;
-            /** @description Lower-case email domains the provider signs in. A domain belongs to one provider across all workspaces. */
+            /** @description Lower-case email domains claimed for the provider, verified or not. Within a workspace a domain belongs to one provider; across workspaces only one may verify it. */
             domains: string[];
+            /** @description The domains whose ownership the workspace has proven (DNS TXT): only these route sign-ins to the provider. */
+            verified_domains: string[];
             /** @description OIDC: the issuer URL. */
             issuer?: string;
             /** @description OIDC: Timbre's client id at the provider. */
@@ -4852,9 +4958,14 @@ export interface components {
                 saml_acs_url: string;
                 saml_metadata_url: string;
             };
+            /** @description Emails of the workspace's verified domains must sign in with SSO (no password sign-in, sign-up or reset). */
+            sso_required: boolean;
         };
+        /** @description At least one of the fields. */
         SSOSettingsUpdateRequest: {
-            user_auto_provisioning_enabled: boolean;
+            user_auto_provisioning_enabled?: boolean;
+            /** @description Refuse passwords for emails of the workspace's verified domains. */
+            sso_required?: boolean;
         };
         /**
          * SampleResponseModel
@@ -6614,8 +6725,11 @@ export interface components {
             id: string;
             /** @description Shared by every attempt at delivering one event. */
             delivery_id: string;
-            /** @enum {string} */
-            event_type: "voice_library_removal_notice" | "speech_to_text" | "agent_qa" | "flows";
+            /**
+             * @description The event delivered; `webhook_test` for a test event.
+             * @enum {string}
+             */
+            event_type: "voice_library_removal_notice" | "speech_to_text" | "agent_qa" | "flows" | "webhook_test";
             /** @description 1 for the first try. */
             attempt: number;
             timestamp_unix_ms: number;
@@ -6657,11 +6771,25 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        WebhookTestEventQueued: {
+            /** @description The `delivery_id` its attempts carry in the delivery log. */
+            delivery_id: string;
+            /** @enum {string} */
+            event_type: "webhook_test";
+        };
         /**
          * WebhookUsageType
          * @enum {string}
          */
         WebhookUsageType: "ConvAI Agent Settings" | "ConvAI Settings" | "Voice Library Removal Notices" | "Speech to Text" | "Agent QA Evaluations" | "ConvAI Alerting" | "Flows" | "Dubbing";
+        WorkspaceAccess: {
+            /** @enum {string} */
+            role: "admin" | "editor";
+            /** @description Features the caller's groups allow; null means every feature. */
+            features: string[] | null;
+            /** @description Admin duties delegated by the caller's groups. */
+            duties: string[];
+        };
         /** WorkspaceApiKeyListResponseModel */
         WorkspaceApiKeyListResponseModel: {
             /** Api-Keys */
@@ -7238,6 +7366,15 @@ export interface operations {
                     "application/json": components["schemas"]["SignUpResponse"];
                 };
             };
+            /** @description `sso_required`: the email's domain is verified by a workspace that requires single sign-on; sign in with SSO instead (nothing is created or sent). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description `email_already_exists`: an account with this email exists. */
             409: {
                 headers: {
@@ -7284,7 +7421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `email_not_verified`: the email address is not verified yet. */
+            /** @description `email_not_verified`: the email address is not verified yet. `sso_required`: the email's domain is verified by a workspace that requires single sign-on; sign in with SSO instead (nothing is created or sent). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7436,6 +7573,15 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["OK"];
+            /** @description `sso_required`: the email's domain is verified by a workspace that requires single sign-on; sign in with SSO instead (nothing is created or sent). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             422: components["responses"]["ValidationError"];
             /** @description `too_many_attempts`: too many reset requests from this address or for this email. */
             429: {
@@ -10339,7 +10485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `sso_domain_taken`: another identity provider already covers one of the domains. */
+            /** @description `sso_domain_taken`: another provider of this workspace claims one of the domains, or another workspace has verified it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10474,7 +10620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `sso_domain_taken`: another identity provider already covers one of the domains. */
+            /** @description `sso_domain_taken`: another provider of this workspace claims one of the domains, or another workspace has verified it. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10551,6 +10697,99 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_sso_domains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domains, by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSODomainList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_verify_sso_domain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, as listed by GET /api/workspace/sso/domains. */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verified domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SSODomain"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins manage single sign-on. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_domain_not_found`: the workspace has not added that domain to an identity provider. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `sso_domain_txt_missing`: no TXT record at the name; `sso_domain_txt_mismatch`: the record holds other values; `sso_domain_taken`: another workspace verified the domain first. The message names the record to publish. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            /** @description `sso_domain_dns_error`: the DNS lookup failed (timeout, SERVFAIL, refused) — not a wrong record; try again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -10865,6 +11104,67 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_send_webhook_test_event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id, as listed by GET /v1/workspace/webhooks. */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestEventQueued"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins send test events. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `webhook_not_found`: no webhook with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `webhook_disabled`: the webhook is disabled (by an admin or automatically); enable it first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `jobs_unavailable`: background delivery is not running on this server. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -11756,6 +12056,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IsWorkspaceAdmin"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_workspace_access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's access. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceAccess"];
                 };
             };
             401: components["responses"]["Unauthorized"];

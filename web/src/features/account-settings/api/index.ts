@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError, client, httpErrorMessage, unwrap } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
+import { withSensitiveVerification } from '@/features/security/sensitive';
 
 export const ACCOUNT_MESSAGES = {
   /** Spec §8. */
@@ -11,20 +12,22 @@ export const ACCOUNT_MESSAGES = {
   codeSent: 'We sent a 6-digit code to your new address. It is valid for 15 minutes.',
   codeRequired: 'Please enter the 6-digit code from the email.',
   sameEmail: 'That is already your email address.',
-  passwordRequired: 'Please enter your password.',
   accountDeleted: 'Your account was deleted.',
 } as const;
 
-export const sendEmailChangeCode = (email: string) =>
-  unwrap(client.POST('/v1/user/send-email-change-verification', { body: { email } }));
+// Sensitive actions (spec §7): from an older session they first ask for a mailed code.
+export const sendEmailChangeCode = withSensitiveVerification((email: string) =>
+  unwrap(client.POST('/v1/user/send-email-change-verification', { body: { email } })),
+);
 
 export const changeEmail = (code: string) =>
   unwrap(client.PUT('/v1/user/email', { params: { query: { verification_code: code } } }));
 
 export const optOutOfUpdates = () => unwrap(client.POST('/v1/user/opt-out-of-updates'));
 
-export const deleteAccount = (password: string) =>
-  unwrap(client.DELETE('/v1/user/delete', { body: password ? { password } : {} }));
+export const deleteAccount = withSensitiveVerification((password: string) =>
+  unwrap(client.DELETE('/v1/user/delete', { body: password ? { password } : {} })),
+);
 
 export const newEmailSchema = z
   .string()

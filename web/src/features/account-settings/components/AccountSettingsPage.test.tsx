@@ -85,21 +85,29 @@ describe('account settings', () => {
     expect(screen.getByRole('button', { name: 'Opted out' })).toBeDisabled();
   });
 
-  it('deletes the account only with the password, after a clear warning', async () => {
+  it('deletes the account only with a proof (password or mailed code), after a clear warning', async () => {
     const user = userEvent.setup();
     const { calls } = setup({
-      'DELETE /v1/user/delete': ({ body }) =>
-        (body as { password?: string }).password === 'right'
+      'DELETE /v1/user/delete': ({ body }) => {
+        const password = (body as { password?: string }).password;
+        if (password === undefined)
+          return jsonResponse(
+            { detail: { status: 'sensitive_action_verification_required', message: 'We emailed you a code.' } },
+            403,
+          );
+        return password === 'right'
           ? jsonResponse({ status: 'ok', workspaces_deleted: 1, workspaces_left: 0 })
-          : jsonResponse({ detail: { status: 'invalid_credentials', message: 'Wrong password.' } }, 401),
+          : jsonResponse({ detail: { status: 'invalid_credentials', message: 'Wrong password.' } }, 401);
+      },
       'POST /api/auth/sign-out': () => new Response(null, { status: 204 }),
     });
     await user.click(await screen.findByRole('button', { name: 'Delete account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
     expect(within(dialog).getByText('This cannot be undone.')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
-    expect(within(dialog).getByText('Please enter your password.')).toBeInTheDocument();
-    expect(calls.some((c) => c.url.pathname === '/v1/user/delete')).toBe(false);
+    // Without a password the server asks for the mailed code (the code dialog is app-wide).
+    expect(await within(dialog).findByText('We emailed you a code.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname === '/v1/user/delete')).toHaveLength(1);
     await user.type(within(dialog).getByLabelText('Password'), 'wrong');
     await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
     expect(await within(dialog).findByText('Wrong password.')).toBeInTheDocument();

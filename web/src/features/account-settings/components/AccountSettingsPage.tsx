@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
-import { PasswordField, TextField } from '@/components/Field';
+import { CodeField, PasswordField, TextField } from '@/components/Field';
 import { AlertIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
 import { sessionQueryKey, useSession, useSignOut } from '@/features/auth';
@@ -126,13 +126,9 @@ export function ChangeEmailDialog({
         </form>
       ) : (
         <form onSubmit={submitCode} noValidate className="space-y-4">
-          <TextField
+          <CodeField
             label="Verification code"
             name="verification_code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={7}
-            placeholder="123456"
             value={code}
             onChange={(e) => {
               setCode(e.target.value);
@@ -173,7 +169,7 @@ export function ChangeEmailDialog({
   );
 }
 
-/** Account deletion: a clear warning, then the password. */
+/** Account deletion: a clear warning, then the password (or, without one, a mailed code). */
 export function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const signOut = useSignOut();
   const [password, setPassword] = useState('');
@@ -200,7 +196,7 @@ export function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onO
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!password) return setError(ACCOUNT_MESSAGES.passwordRequired);
+    // No password (single sign-on accounts have none): the server asks for a mailed code instead.
     setError(undefined);
     remove.mutate(password);
   };
@@ -231,7 +227,7 @@ export function DeleteAccountDialog({ open, onOpenChange }: { open: boolean; onO
             setError(undefined);
           }}
           error={error}
-          hint="Enter your password to confirm."
+          hint="Enter your password to confirm. Signed in with single sign-on? Leave it empty: we'll email you a code."
           autoFocus
         />
         <div className="flex justify-end gap-2">

@@ -5,6 +5,7 @@ import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { KeyIcon, PlusIcon, TrashIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
+import { FEATURES, useWorkspaceAccess } from '@/features/access';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
@@ -42,8 +43,12 @@ export function PermissionsCell({ permissions }: { permissions: string[] | null 
   return <BadgeList items={permissions.map(permissionLabel)} max={2} />;
 }
 
+export const KEYS_NOT_ALLOWED = "Your workspace groups don't let you create or change personal API keys. Ask a workspace admin for access.";
+
 export function ApiKeysPage() {
   const queryClient = useQueryClient();
+  // Creating and editing (renaming, enabling, disabling) keys is a group feature; deleting is not.
+  const canEdit = useWorkspaceAccess().canUse(FEATURES.createUserApiKey);
   const query = useQuery({ queryKey: apiKeysQueryKey, queryFn: listApiKeys });
   const [createOpen, setCreateOpen] = useState(false);
   const [toEdit, setToEdit] = useState<ApiKey | null>(null);
@@ -78,10 +83,17 @@ export function ApiKeysPage() {
             your own code. Limit what a key may do with permissions and a character quota.
           </p>
         </div>
-        <Button onClick={() => setCreateOpen(true)}>
-          <PlusIcon size={16} /> Create API key
-        </Button>
+        {canEdit && (
+          <Button onClick={() => setCreateOpen(true)}>
+            <PlusIcon size={16} /> Create API key
+          </Button>
+        )}
       </div>
+      {!canEdit && (
+        <p role="status" className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+          {KEYS_NOT_ALLOWED}
+        </p>
+      )}
 
       <div className="mt-8 overflow-x-auto rounded-2xl border border-gray-200 dark:border-gray-800">
         {query.isPending && (
@@ -133,15 +145,17 @@ export function ApiKeysPage() {
                     <KeyEnabledSwitch
                       enabled={!key.is_disabled}
                       name={key.name}
-                      pending={toggle.isPending && toggle.variables?.key.key_id === key.key_id}
+                      pending={!canEdit || (toggle.isPending && toggle.variables?.key.key_id === key.key_id)}
                       onChange={(on) => toggle.mutate({ key, on })}
                     />
                   </td>
                   <td className="hidden px-4 py-3 text-gray-500 lg:table-cell">{formatDate(key.created_at_unix)}</td>
                   <td className="px-4 py-3 text-right whitespace-nowrap">
-                    <Button variant="ghost" size="sm" aria-label={`Edit ${key.name}`} onClick={() => setToEdit(key)}>
-                      Edit
-                    </Button>
+                    {canEdit && (
+                      <Button variant="ghost" size="sm" aria-label={`Edit ${key.name}`} onClick={() => setToEdit(key)}>
+                        Edit
+                      </Button>
+                    )}
                     <Button variant="ghost" size="icon-sm" aria-label={`Delete ${key.name}`} onClick={() => setToDelete(key)}>
                       <TrashIcon size={15} />
                     </Button>

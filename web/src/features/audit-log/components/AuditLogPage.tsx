@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { FieldError, Select, TextField } from '@/components/Field';
 import { ChevronLeftIcon, ChevronRightIcon } from '@/components/icons';
+import { DUTIES } from '@/features/access';
 import {
   AdminOnlyNotice,
   AdminPage,
@@ -16,15 +17,16 @@ import {
   thClass,
   theadClass,
   trClass,
-  useWorkspaceRole,
+  useAdminOrDuty,
 } from '@/features/workspace-members';
 import { actorLabel, AUDIT_CLASSES, auditQueryKey, EMPTY_FILTERS, listAudit, validateFilters, type AuditFilters } from '../api';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
 
 export function AuditLogPage() {
-  const { isAdmin, isPending } = useWorkspaceRole();
-  const members = useQuery({ queryKey: membersQueryKey, queryFn: listMembers, enabled: isAdmin });
+  // Admins, and editors whose groups delegate the audit log to them.
+  const { allowed, isPending } = useAdminOrDuty(DUTIES.auditLog);
+  const members = useQuery({ queryKey: membersQueryKey, queryFn: listMembers, enabled: allowed });
   const [draft, setDraft] = useState<AuditFilters>(EMPTY_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(EMPTY_FILTERS);
   const [filterError, setFilterError] = useState<string>();
@@ -35,7 +37,7 @@ export function AuditLogPage() {
   const query = useQuery({
     queryKey: auditQueryKey(filters, cursor),
     queryFn: () => listAudit(filters, cursor),
-    enabled: isAdmin,
+    enabled: allowed,
     placeholderData: keepPreviousData,
   });
   const entries = query.data?.entries ?? [];
@@ -52,7 +54,7 @@ export function AuditLogPage() {
 
   return (
     <AdminPage wide title="Audit log" description="Security-relevant actions in this workspace: sign-ins, key changes, member and role changes, SSO and webhook changes.">
-      {!isPending && !isAdmin ? (
+      {!isPending && !allowed ? (
         <AdminOnlyNotice what="the audit log" />
       ) : (
         <>

@@ -8,6 +8,7 @@ import { MESSAGES } from '@/lib/constants';
 import { MfaChallenge } from '@/features/security/components/MfaChallenge';
 import { ADD_2FA_ROUTE } from '@/features/security/api';
 import { getStoredInviteCode, invitePath } from '@/features/invitations/storage';
+import { browser, SSO_REQUIRED, ssoStartUrl } from '@/features/sso/api';
 import { safeRedirect } from '@/lib/redirect';
 import { toast } from '@/lib/toast';
 import {
@@ -36,6 +37,8 @@ export function SignInPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [mfaToken, setMfaToken] = useState<string | null>(null);
+  // The email's organisation requires SSO: the server's message and the email to start SSO with.
+  const [ssoRequired, setSsoRequired] = useState<{ email: string; message: string } | null>(null);
   // Set once this page signs the user in, so it picks the destination (not the session redirect below).
   const [finishing, setFinishing] = useState(false);
   const requested = params.get('redirect');
@@ -70,6 +73,10 @@ export function SignInPage() {
       }
       if (err instanceof ApiError && err.errorType === 'email_not_verified') {
         setUnverifiedEmail(vars.email);
+        return;
+      }
+      if (err instanceof ApiError && err.errorType === SSO_REQUIRED) {
+        setSsoRequired({ email: vars.email, message: err.message });
         return;
       }
       if (err instanceof ApiError && err.status < 500) {
@@ -110,6 +117,7 @@ export function SignInPage() {
     e.preventDefault();
     setFormError(null);
     setUnverifiedEmail(null);
+    setSsoRequired(null);
     const parsed = signInSchema.safeParse({ email, password });
     if (!parsed.success) {
       setErrors(fieldErrors<Field>(parsed.error));
@@ -147,6 +155,16 @@ export function SignInPage() {
               onClick={() => resend.mutate(unverifiedEmail)}
             >
               Resend verification email
+            </Button>
+          </Notice>
+        </div>
+      )}
+      {ssoRequired && (
+        <div className="mb-6" data-testid="sso-required">
+          <Notice tone="info">
+            <p>{ssoRequired.message}</p>
+            <Button size="sm" className="mt-3" autoFocus onClick={() => browser.assign(ssoStartUrl(ssoRequired.email, requested))}>
+              Continue with SSO
             </Button>
           </Notice>
         </div>

@@ -58,3 +58,5 @@ export async function downloadHistoryItem(
     downloadFileName(item.text || item.history_item_id, item.output_format ?? undefined);
   return { blob, fileName };
 }
+
+export * from './sharing';

@@ -9,6 +9,7 @@ import {
   PlayIcon,
   ShareIcon,
   TrashIcon,
+  UsersIcon,
 } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
 import { Tooltip } from '@/components/Tooltip';
@@ -28,6 +29,7 @@ import {
 } from '../api';
 import { FeedbackThumbs } from './FeedbackThumbs';
 import { ShareDialog } from './ShareDialog';
+import { ShareWithPeopleDialog } from './ShareWithPeopleDialog';
 
 const rowButton =
   'flex size-8 cursor-pointer items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 hover:text-gray-900 disabled:cursor-not-allowed disabled:opacity-40 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
@@ -36,6 +38,7 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
   const player = usePlayerStore();
   const playerState = usePlayerState();
   const [shareOpen, setShareOpen] = useState(false);
+  const [peopleOpen, setPeopleOpen] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const isCurrent = playerState.item?.historyItemId === item.history_item_id;
   const isPlaying = isCurrent && playerState.status === 'playing';
@@ -115,6 +118,11 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
             <ShareIcon size={15} />
           </button>
         </Tooltip>
+        <Tooltip content="Share with people">
+          <button type="button" className={rowButton} onClick={() => setPeopleOpen(true)} aria-label="Share with people">
+            <UsersIcon size={15} />
+          </button>
+        </Tooltip>
         <Tooltip content="Delete">
           <button
             type="button"
@@ -127,6 +135,7 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
         </Tooltip>
       </div>
       {shareOpen && <ShareDialog historyItemId={item.history_item_id} open onOpenChange={setShareOpen} />}
+      {peopleOpen && <ShareWithPeopleDialog historyItemId={item.history_item_id} open onOpenChange={setPeopleOpen} />}
     </li>
   );
 }

@@ -2,17 +2,16 @@ import { CcpaPrompt, ConsentBanner } from '@/features/consent';
 import { useAccountUser } from '../hooks';
 import { BipaDialog } from './BipaDialog';
 import { ChecklistCard } from './ChecklistCard';
-import { OnboardingSurveyDialog } from './OnboardingSurveyDialog';
 
 /**
- * What the signed-in app shell shows over its pages for the account extras: the onboarding
- * survey, the checklist card, the BIPA terms dialog, the CCPA prompt and the analytics consent banner.
+ * What the signed-in app shell shows over its pages for the account extras: the checklist card,
+ * the BIPA terms dialog, the CCPA prompt and the analytics consent banner. (The onboarding survey
+ * has its own page, /app/onboarding.)
  */
 export function AccountOverlays() {
   const user = useAccountUser();
   return (
     <>
-      <OnboardingSurveyDialog />
       <BipaDialog />
       <div className="pointer-events-none fixed bottom-[calc(var(--player-offset,0px)+1rem)] left-4 z-40 flex max-w-[calc(100vw-2rem)] flex-col items-start gap-3 md:left-[17rem]">
         <div className="pointer-events-auto">

@@ -1,4 +1,5 @@
 import { client, unwrap, type Schemas } from '@/lib/api';
+import { withSensitiveVerification } from '../sensitive';
 
 export type MfaStatus = Schemas['SecurityMFAStatus'];
 export type TotpEnrollment = Schemas['SecurityTOTPEnrollment'];
@@ -29,9 +30,10 @@ export const getMfaStatus = () => unwrap(client.GET('/api/auth/mfa'));
 export const enrollTotp = () => unwrap(client.POST('/api/auth/mfa/totp/enroll'));
 export const confirmTotp = (code: string) => unwrap(client.POST('/api/auth/mfa/totp/confirm', { body: { code } }));
 
-/** Turns TOTP off with a current code or a backup code. */
-export const disableTotp = (proof: { code?: string; backup_code?: string }) =>
-  unwrap(client.POST('/api/auth/mfa/totp/disable', { body: proof }));
+/** Turns TOTP off with a current code or a backup code (a sensitive action: may ask for the mailed code first). */
+export const disableTotp = withSensitiveVerification((proof: { code?: string; backup_code?: string }) =>
+  unwrap(client.POST('/api/auth/mfa/totp/disable', { body: proof })),
+);
 
 export const regenerateBackupCodes = (code: string) => unwrap(client.POST('/v1/user/backup-code', { body: { code } }));
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
-import { TextField } from '@/components/Field';
+import { CodeField } from '@/components/Field';
 import { Spinner } from '@/components/Spinner';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -141,13 +141,9 @@ export function TwoFactorSetupDialog({ open, onOpenChange, email, onDone }: Prop
               {groupSecret(enrollment.secret)}
             </code>
           </div>
-          <TextField
+          <CodeField
             label="Code from the app"
             name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={7}
-            placeholder="123456"
             value={code}
             onChange={(e) => {
               setCode(e.target.value);

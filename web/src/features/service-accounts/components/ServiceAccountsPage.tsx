@@ -6,6 +6,7 @@ import { Dialog } from '@/components/Dialog';
 import { TextField } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
 import { editBody, KeyEnabledSwitch, KeyFormDialog, PermissionsCell, quotaText } from '@/features/api-keys';
+import { DUTIES } from '@/features/access';
 import {
   AdminOnlyNotice,
   AdminPage,
@@ -16,7 +17,7 @@ import {
   thClass,
   theadClass,
   trClass,
-  useWorkspaceRole,
+  useAdminOrDuty,
 } from '@/features/workspace-members';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -223,8 +224,9 @@ function ServiceAccountCard({ account }: { account: ServiceAccount }) {
 }
 
 export function ServiceAccountsPage() {
-  const { isAdmin, isPending } = useWorkspaceRole();
-  const query = useQuery({ queryKey: serviceAccountsQueryKey, queryFn: listServiceAccounts, enabled: isAdmin });
+  // Admins, and editors whose groups delegate service accounts to them.
+  const { allowed, isPending } = useAdminOrDuty(DUTIES.serviceAccounts);
+  const query = useQuery({ queryKey: serviceAccountsQueryKey, queryFn: listServiceAccounts, enabled: allowed });
   const [createOpen, setCreateOpen] = useState(false);
   const accounts = query.data?.['service-accounts'] ?? [];
   return (
@@ -232,14 +234,14 @@ export function ServiceAccountsPage() {
       title="Service accounts"
       description="Accounts for servers and automations, each with its own API keys, permissions and quotas."
       actions={
-        isAdmin && (
+        allowed && (
           <Button onClick={() => setCreateOpen(true)}>
             <PlusIcon size={16} /> Create service account
           </Button>
         )
       }
     >
-      {!isPending && !isAdmin ? (
+      {!isPending && !allowed ? (
         <AdminOnlyNotice what="service accounts" />
       ) : (
         <>

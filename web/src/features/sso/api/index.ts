@@ -51,3 +51,5 @@ export const browser = {
     window.location.assign(url);
   },
 };
+
+export * from './domains';

@@ -1,9 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { Select, TextArea } from '@/components/Field';
 import { AlertIcon } from '@/components/icons';
+import { accessQueryKey, FEATURES, isFeatureNotAllowed, useWorkspaceAccess } from '@/features/access';
 import { httpErrorMessage } from '@/lib/api';
 import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT } from '@/lib/constants';
 import { formatNumber, truncate } from '@/lib/format';
@@ -17,6 +18,8 @@ import { VoicePicker } from './VoicePicker';
 import { VoiceSettingsPanel } from './VoiceSettingsPanel';
 
 export const DEFAULT_MAX_TEXT_LENGTH = 5000;
+
+export const TTS_NOT_ALLOWED = "Your workspace groups don't include text to speech, so you can't generate speech here. Ask a workspace admin for access.";
 
 type Tab = 'settings' | 'history';
 
@@ -41,7 +44,13 @@ export function TextToSpeechPage({
   const textId = useId();
   const modelSelectId = useId();
   const formatId = useId();
+  const blockedId = useId();
   const player = usePlayerStore();
+  const queryClient = useQueryClient();
+  const access = useWorkspaceAccess();
+  // Set when the server refuses with feature_not_allowed although the cached access allowed it.
+  const [refused, setRefused] = useState(false);
+  const ttsAllowed = access.canUse(FEATURES.textToSpeech) && !refused;
   const [text, setText] = useState('');
   const [tab, setTab] = useState<Tab>(initialTab);
   useEffect(() => setTab(initialTab), [initialTab]);
@@ -105,10 +114,15 @@ export function TextToSpeechPage({
       });
       onGenerated?.(audio.historyItemId);
     },
-    onError: (err) => toast.error(httpErrorMessage(err)),
+    onError: (err) => {
+      if (isFeatureNotAllowed(err)) {
+        setRefused(true);
+        void queryClient.invalidateQueries({ queryKey: accessQueryKey });
+      } else toast.error(httpErrorMessage(err));
+    },
   });
 
-  const canGenerate = Boolean(text.trim() && voiceId && modelId && characters <= maxLength) && !generate.isPending;
+  const canGenerate = ttsAllowed && Boolean(text.trim() && voiceId && modelId && characters <= maxLength) && !generate.isPending;
   const submit = () => {
     if (!canGenerate || !voiceId || !modelId) return;
     generate.mutate({ voiceId, modelId, text, outputFormat, voiceSettings: effectiveSettings });
@@ -164,10 +178,21 @@ export function TextToSpeechPage({
               </span>
             )}
           </div>
-          <Button size="lg" onClick={submit} disabled={!canGenerate} loading={generate.isPending}>
+          <Button
+            size="lg"
+            onClick={submit}
+            disabled={!canGenerate}
+            loading={generate.isPending}
+            aria-describedby={ttsAllowed ? undefined : blockedId}
+          >
             Generate speech
           </Button>
         </div>
+        {!ttsAllowed && (
+          <p id={blockedId} role="status" className="mt-2 flex items-center gap-2 text-sm text-amber-800 dark:text-amber-200">
+            <AlertIcon size={16} /> {TTS_NOT_ALLOWED}
+          </p>
+        )}
         {overLimit && (
           <p className="mt-2 text-sm text-red-600 dark:text-red-400">
             This text needs more credits than you have left this period.

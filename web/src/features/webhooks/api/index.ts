@@ -34,6 +34,17 @@ export const listDeliveries = (id: string, cursor?: string) =>
     }),
   );
 
+/** Queues a signed `webhook_test` event to one (enabled) webhook; answers with its delivery id. */
+export const sendTestEvent = (id: string) =>
+  unwrap(client.POST('/api/workspace/webhooks/{webhook_id}/test', { params: { path: { webhook_id: id } } }));
+
+/** What the delivery log says about one delivery so far: its latest attempt, or null before the first. */
+export function deliveryOutcome(rows: ReadonlyArray<WebhookDelivery>, deliveryId: string): WebhookDelivery | null {
+  let latest: WebhookDelivery | null = null;
+  for (const r of rows) if (r.delivery_id === deliveryId && (!latest || r.attempt > latest.attempt)) latest = r;
+  return latest;
+}
+
 /** Validates the create/edit form: name 1–100, an http(s) URL (the server also refuses private addresses). */
 export function validateWebhook(name: string, url: string | null): { name?: string; url?: string } {
   const errors: { name?: string; url?: string } = {};

@@ -1,11 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/Toaster';
+import { clearToasts } from '@/lib/toast';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
 import { validateWebhook, webhookStatus } from '../api';
 import { WebhooksPage } from './WebhooksPage';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearToasts();
+});
 
 const hooks = {
   webhooks: [
@@ -130,6 +135,70 @@ describe('WebhooksPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Load older deliveries' }));
     await waitFor(() => expect(within(dialog).getAllByTestId('delivery-row')).toHaveLength(3));
     expect(calls.filter((c) => c.url.pathname.endsWith('/deliveries')).at(-1)?.url.searchParams.get('cursor')).toBe('c2');
+  });
+
+  it('sends a test event, then polls the log until its delivery shows up', async () => {
+    const attempt = { id: 'a9', delivery_id: 'del_test', event_type: 'webhook_test', attempt: 1, timestamp_unix_ms: 1_700_000_000_000, status_code: 200, duration_ms: 31, error: null, success: true, will_retry: false };
+    let logged = false;
+    const { calls } = mockFetch({
+      ...admin,
+      'POST /api/workspace/webhooks/w1/test': () => {
+        setTimeout(() => (logged = true), 300); // the worker delivers a moment later
+        return jsonResponse({ delivery_id: 'del_test', event_type: 'webhook_test' }, 202);
+      },
+      'GET /api/workspace/webhooks/w1/deliveries': () => jsonResponse({ deliveries: logged ? [attempt] : [], has_more: false, next_cursor: null }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<WebhooksPage />);
+    // Only an enabled webhook can be tested.
+    expect(await screen.findByRole('button', { name: 'Send test event to Broken' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Send test event to Prod' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Deliveries — Prod' })).toBeInTheDocument();
+    expect(await within(dialog).findByText(/waiting for the first attempt/)).toBeInTheDocument();
+    expect(await within(dialog).findByText('Test event delivered: your endpoint answered HTTP 200.', {}, { timeout: 4000 })).toBeInTheDocument();
+    const row = within(dialog).getByTestId('delivery-row');
+    expect(within(row).getByText('webhook_test')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/workspace/webhooks/w1/test')).toHaveLength(1);
+    const polls = calls.filter((c) => c.url.pathname === '/api/workspace/webhooks/w1/deliveries').length;
+    expect(polls).toBeGreaterThanOrEqual(2);
+    // Done: polling stops once the outcome is final.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(calls.filter((c) => c.url.pathname === '/api/workspace/webhooks/w1/deliveries')).toHaveLength(polls);
+  });
+
+  it('shows a failed test attempt that will be retried', async () => {
+    const failed = { id: 'a8', delivery_id: 'del_f', event_type: 'webhook_test', attempt: 1, timestamp_unix_ms: 1_700_000_000_000, status_code: 503, duration_ms: 12, error: 'the endpoint answered 503 Service Unavailable', success: false, will_retry: true };
+    mockFetch({
+      ...admin,
+      'POST /api/workspace/webhooks/w1/test': () => jsonResponse({ delivery_id: 'del_f', event_type: 'webhook_test' }, 202),
+      'GET /api/workspace/webhooks/w1/deliveries': () => jsonResponse({ deliveries: [failed], has_more: false, next_cursor: null }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<WebhooksPage />);
+    await user.click(await screen.findByRole('button', { name: 'Send test event to Prod' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Test event failed on attempt 1: the endpoint answered 503 Service Unavailable. Another attempt follows.')).toBeInTheDocument();
+  });
+
+  it('shows the server refusal when the webhook was disabled meanwhile', async () => {
+    const { calls } = mockFetch({
+      ...admin,
+      'POST /api/workspace/webhooks/w1/test': () =>
+        jsonResponse({ detail: { status: 'webhook_disabled', message: 'The webhook is disabled, so it receives no events: enable it to send a test event.' } }, 409),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <WebhooksPage />
+        <Toaster position="bottom-right" />
+      </>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Send test event to Prod' }));
+    expect(await screen.findByText('The webhook is disabled, so it receives no events: enable it to send a test event.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The list is fetched again to show the current state.
+    await waitFor(() => expect(calls.filter((c) => c.url.pathname === '/v1/workspace/webhooks').length).toBeGreaterThanOrEqual(2));
   });
 
   it('editors see a notice and nothing is fetched', async () => {

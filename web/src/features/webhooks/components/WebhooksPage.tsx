@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
+import { cn } from '@/components/cn';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Dialog } from '@/components/Dialog';
 import { FieldError, TextField } from '@/components/Field';
@@ -19,8 +20,9 @@ import {
   thClass,
   theadClass,
   trClass,
-  useWorkspaceRole,
+  useAdminOrDuty,
 } from '@/features/workspace-members';
+import { DUTIES } from '@/features/access';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
@@ -28,14 +30,17 @@ import {
   createWebhook,
   deleteWebhook,
   deliveriesQueryKey,
+  deliveryOutcome,
   listDeliveries,
   listWebhooks,
+  sendTestEvent,
   updateWebhook,
   validateWebhook,
   WEBHOOK_EVENTS,
   webhookStatus,
   webhooksQueryKey,
   type Webhook,
+  type WebhookDelivery,
   type WebhookEvent,
 } from '../api';
 
@@ -149,7 +154,29 @@ function WebhookDialog({ open, onOpenChange, webhook }: { open: boolean; onOpenC
   );
 }
 
-export function DeliveriesDialog({ webhook, onOpenChange }: { webhook: Webhook | null; onOpenChange: (o: boolean) => void }) {
+/** A test event being watched in the deliveries log: its delivery id and when it was sent. */
+export interface WatchedTest {
+  deliveryId: string;
+  since: number;
+}
+
+/** How long the log polls for a test event's attempts, and how often. */
+const WATCH_FOR_MS = 2 * 60_000;
+const POLL_FIRST_MS = 1000; // until the first attempt is logged
+const POLL_RETRY_MS = 5000; // while another attempt is scheduled
+
+function TestOutcome({ outcome }: { outcome: WebhookDelivery | null }) {
+  if (!outcome) return <>Test event queued — waiting for the first attempt…</>;
+  const answer = outcome.status_code ? `HTTP ${outcome.status_code}` : (outcome.error ?? 'no response');
+  if (outcome.success) return <>Test event delivered: your endpoint answered {answer}.</>;
+  return (
+    <>
+      Test event failed on attempt {outcome.attempt}: {outcome.error ?? answer}.{outcome.will_retry ? ' Another attempt follows.' : ''}
+    </>
+  );
+}
+
+export function DeliveriesDialog({ webhook, watch, onOpenChange }: { webhook: Webhook | null; watch?: WatchedTest | null; onOpenChange: (o: boolean) => void }) {
   const id = webhook?.webhook_id ?? '';
   const query = useInfiniteQuery({
     queryKey: deliveriesQueryKey(id),
@@ -157,10 +184,26 @@ export function DeliveriesDialog({ webhook, onOpenChange }: { webhook: Webhook |
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
     enabled: webhook !== null,
+    // Poll while a test event sent from this page has not finished (bounded in time).
+    refetchInterval: (q) => {
+      if (!watch || Date.now() - watch.since > WATCH_FOR_MS) return false;
+      const seen = deliveryOutcome(q.state.data?.pages.flatMap((p) => p.deliveries) ?? [], watch.deliveryId);
+      if (!seen) return POLL_FIRST_MS;
+      return seen.will_retry ? POLL_RETRY_MS : false;
+    },
   });
   const rows = query.data?.pages.flatMap((p) => p.deliveries) ?? [];
+  const outcome = watch ? deliveryOutcome(rows, watch.deliveryId) : null;
   return (
     <Dialog open={webhook !== null} onOpenChange={onOpenChange} title={`Deliveries — ${webhook?.name ?? ''}`} description="Every attempt to deliver an event, newest first." className="max-w-3xl!">
+      <div className="mb-3 flex items-center justify-between gap-3">
+        <p role="status" aria-live="polite" className="text-sm text-gray-700 dark:text-gray-300" data-testid="test-outcome">
+          {watch && query.isSuccess ? <TestOutcome outcome={outcome} /> : null}
+        </p>
+        <Button variant="outline" size="sm" loading={query.isRefetching && !query.isFetchingNextPage} onClick={() => void query.refetch()}>
+          Refresh
+        </Button>
+      </div>
       <div className="overflow-x-auto rounded-xl border border-gray-200 dark:border-gray-800">
         <QueryState pending={query.isPending} error={query.error} empty={query.isSuccess && rows.length === 0} emptyText="No deliveries yet." />
         {rows.length > 0 && (
@@ -177,7 +220,7 @@ export function DeliveriesDialog({ webhook, onOpenChange }: { webhook: Webhook |
             </thead>
             <tbody>
               {rows.map((d) => (
-                <tr key={d.id} className={trClass} data-testid="delivery-row">
+                <tr key={d.id} className={cn(trClass, watch?.deliveryId === d.delivery_id && 'bg-amber-50 dark:bg-amber-950/30')} data-testid="delivery-row">
                   <td className={`${tdClass} whitespace-nowrap text-gray-600 dark:text-gray-400`}>{formatDate(Math.floor(d.timestamp_unix_ms / 1000))}</td>
                   <td className={tdClass}><code className="text-xs">{d.event_type}</code></td>
                   <td className={tdClass}>
@@ -215,12 +258,14 @@ function StatusPill({ webhook }: { webhook: Webhook }) {
 
 export function WebhooksPage() {
   const queryClient = useQueryClient();
-  const { isAdmin, isPending } = useWorkspaceRole();
+  // Admins, and editors to whom a group delegates webhooks_manage.
+  const { allowed: isAdmin, isPending } = useAdminOrDuty(DUTIES.webhooks);
   const query = useQuery({ queryKey: webhooksQueryKey, queryFn: listWebhooks, enabled: isAdmin });
   const [editing, setEditing] = useState<Webhook | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [toDelete, setToDelete] = useState<Webhook | null>(null);
   const [logFor, setLogFor] = useState<Webhook | null>(null);
+  const [watch, setWatch] = useState<WatchedTest | null>(null);
   const invalidate = () => void queryClient.invalidateQueries({ queryKey: webhooksQueryKey });
   const toggle = useMutation({
     mutationFn: ({ w, on }: { w: Webhook; on: boolean }) => updateWebhook(w.webhook_id, { name: w.name, is_disabled: !on }),
@@ -238,6 +283,20 @@ export function WebhooksPage() {
       invalidate();
     },
     onError: (err) => toast.error(httpErrorMessage(err)),
+  });
+  const test = useMutation({
+    mutationFn: (w: Webhook) => sendTestEvent(w.webhook_id),
+    onSuccess: (res, w) => {
+      toast.success(`Test event sent to “${w.name}”.`);
+      // Show it arriving in the delivery log.
+      void queryClient.invalidateQueries({ queryKey: deliveriesQueryKey(w.webhook_id) });
+      setWatch({ deliveryId: res.delivery_id, since: Date.now() });
+      setLogFor(w);
+    },
+    onError: (err) => {
+      toast.error(httpErrorMessage(err));
+      invalidate(); // e.g. 409: it was disabled meanwhile
+    },
   });
   const list = query.data?.webhooks ?? [];
 
@@ -308,7 +367,18 @@ export function WebhooksPage() {
                         />
                       </td>
                       <td className={`${tdClass} text-right whitespace-nowrap`}>
-                        <Button variant="ghost" size="sm" onClick={() => setLogFor(w)} aria-label={`Deliveries of ${w.name}`}>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          aria-label={`Send test event to ${w.name}`}
+                          title={webhookStatus(w) === 'active' ? 'Send a signed webhook_test event to this URL' : 'Enable the webhook to send a test event'}
+                          disabled={webhookStatus(w) !== 'active' || (test.isPending && test.variables?.webhook_id !== w.webhook_id)}
+                          loading={test.isPending && test.variables?.webhook_id === w.webhook_id}
+                          onClick={() => test.mutate(w)}
+                        >
+                          Send test event
+                        </Button>
+                        <Button variant="ghost" size="sm" onClick={() => { setWatch(null); setLogFor(w); }} aria-label={`Deliveries of ${w.name}`}>
                           Deliveries
                         </Button>
                         <Button variant="ghost" size="sm" onClick={() => { setEditing(w); setDialogOpen(true); }} aria-label={`Edit ${w.name}`}>
@@ -327,7 +397,7 @@ export function WebhooksPage() {
         </Panel>
       )}
       <WebhookDialog open={dialogOpen} onOpenChange={setDialogOpen} webhook={editing} />
-      <DeliveriesDialog webhook={logFor} onOpenChange={(o) => !o && setLogFor(null)} />
+      <DeliveriesDialog webhook={logFor} watch={watch} onOpenChange={(o) => { if (!o) { setLogFor(null); setWatch(null); } }} />
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(o) => !o && setToDelete(null)}

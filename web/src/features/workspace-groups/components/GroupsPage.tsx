@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Dialog } from '@/components/Dialog';
 import { Select, TextField } from '@/components/Field';
 import { CloseIcon, PlusIcon, TrashIcon } from '@/components/icons';
+import { DUTIES, useWorkspaceAccess } from '@/features/access';
 import { AdminPage, listMembers, membersQueryKey, Panel, QueryState, useWorkspaceRole } from '@/features/workspace-members';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -14,9 +15,16 @@ import {
   deleteGroup,
   groupsQueryKey,
   listGroups,
+  DUTY_OPTIONS,
+  FEATURE_OPTIONS,
+  optionsWith,
+  permissionName,
   removeGroupMember,
   renameGroup,
+  splitPermissions,
+  updateGroupPermissions,
   validateGroupName,
+  type PermissionOption,
   type WorkspaceGroup,
 } from '../api';
 
@@ -68,10 +76,143 @@ function GroupNameDialog({
   );
 }
 
-function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: WorkspaceGroup; isAdmin: boolean; memberEmails: string[]; otherNames: string[] }) {
+function PermissionSection({
+  title,
+  explanation,
+  options,
+  checked,
+  onToggle,
+}: {
+  title: string;
+  explanation: string;
+  options: PermissionOption[];
+  checked: Set<string>;
+  onToggle: (value: string, on: boolean) => void;
+}) {
+  const explanationId = useId();
+  return (
+    <fieldset aria-describedby={explanationId} className="space-y-2">
+      <legend className="text-sm font-semibold">{title}</legend>
+      <p id={explanationId} className="text-xs text-gray-600 dark:text-gray-400">
+        {explanation}
+      </p>
+      <ul className="space-y-1">
+        {options.map((o) => (
+          <li key={o.value}>
+            <label className="flex cursor-pointer items-start gap-3 rounded-lg px-2 py-1.5 hover:bg-gray-50 dark:hover:bg-gray-800/60">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 shrink-0 cursor-pointer accent-gray-900 dark:accent-white"
+                checked={checked.has(o.value)}
+                onChange={(e) => onToggle(o.value, e.target.checked)}
+              />
+              <span className="min-w-0">
+                <span className="block text-sm font-medium">{o.label}</span>
+                <span className="block text-xs text-gray-500">{o.hint}</span>
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+/** Edits a group's permissions: the features its members are limited to, and the admin duties delegated to them. */
+function GroupPermissionsDialog({ group, open, onOpenChange }: { group: WorkspaceGroup; open: boolean; onOpenChange: (o: boolean) => void }) {
+  const queryClient = useQueryClient();
+  const [checked, setChecked] = useState(() => new Set<string>(group.permissions ?? []));
+  const [error, setError] = useState<string>();
+  const { features, duties } = splitPermissions([...new Set([...(group.permissions ?? []), ...checked])]);
+  const toggle = (value: string, on: boolean) =>
+    setChecked((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(value);
+      else next.delete(value);
+      return next;
+    });
+  const save = useMutation({
+    // Kept in the order of the sections, features first.
+    mutationFn: () => {
+      const order = [...optionsWith(FEATURE_OPTIONS, features), ...optionsWith(DUTY_OPTIONS, duties)].map((o) => o.value);
+      return updateGroupPermissions(group.id, order.filter((p) => checked.has(p)));
+    },
+    onMutate: () => setError(undefined),
+    onSuccess: () => {
+      toast.success(`Permissions of “${group.name}” saved.`);
+      void queryClient.invalidateQueries({ queryKey: groupsQueryKey });
+      onOpenChange(false);
+    },
+    onError: (err) => setError(httpErrorMessage(err)),
+  });
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title={`Permissions of ${group.name}`} description="What members of this group may use, and which admin tasks they may do." className="sm:max-w-lg">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+        className="space-y-6"
+      >
+        <PermissionSection
+          title="Features members may use"
+          explanation="If any is ticked, members are limited to the ticked features (and those their other groups give); none ticked limits nothing."
+          options={optionsWith(FEATURE_OPTIONS, features)}
+          checked={checked}
+          onToggle={toggle}
+        />
+        <PermissionSection
+          title="Admin duties delegated to members"
+          explanation="Members may do these admin tasks without being workspace admins, never beyond their own access."
+          options={optionsWith(DUTY_OPTIONS, duties)}
+          checked={checked}
+          onToggle={toggle}
+        />
+        {error && (
+          <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={() => onOpenChange(false)}>Cancel</Button>
+          <Button type="submit" loading={save.isPending}>Save permissions</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** One line per section: what the group limits and delegates. */
+function PermissionSummary({ group }: { group: WorkspaceGroup }) {
+  const { features, duties } = splitPermissions(group.permissions);
+  return (
+    <dl className="grid gap-1 text-sm sm:grid-cols-[auto_1fr] sm:gap-x-4" aria-label={`Permissions of ${group.name}`}>
+      <dt className="text-gray-500">Features</dt>
+      <dd>{features.length === 0 ? 'Not limited' : features.map(permissionName).join(', ')}</dd>
+      <dt className="text-gray-500">Admin duties</dt>
+      <dd>{duties.length === 0 ? 'None' : duties.map(permissionName).join(', ')}</dd>
+    </dl>
+  );
+}
+
+function GroupCard({
+  group,
+  isAdmin,
+  canManageMembers,
+  memberEmails,
+  otherNames,
+}: {
+  group: WorkspaceGroup;
+  isAdmin: boolean;
+  /** Admins, and editors to whom a group delegates group_members_manage. */
+  canManageMembers: boolean;
+  memberEmails: string[];
+  otherNames: string[];
+}) {
   const queryClient = useQueryClient();
   const invalidate = () => void queryClient.invalidateQueries({ queryKey: groupsQueryKey });
   const [renameOpen, setRenameOpen] = useState(false);
+  const [permissionsOpen, setPermissionsOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [toAdd, setToAdd] = useState('');
   const add = useMutation({
@@ -109,6 +250,9 @@ function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: Worksp
       actions={
         isAdmin && (
           <>
+            <Button size="sm" variant="outline" onClick={() => setPermissionsOpen(true)} aria-label={`Edit permissions of ${group.name}`}>
+              Permissions
+            </Button>
             <Button size="sm" variant="outline" onClick={() => setRenameOpen(true)} aria-label={`Rename ${group.name}`}>
               Rename
             </Button>
@@ -120,6 +264,7 @@ function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: Worksp
       }
     >
       <div className="space-y-4 p-4">
+        <PermissionSummary group={group} />
         {group.members.length === 0 ? (
           <p className="text-sm text-gray-500">No members in this group.</p>
         ) : (
@@ -127,7 +272,7 @@ function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: Worksp
             {group.members.map((email) => (
               <li key={email} className="inline-flex items-center gap-1 rounded-full bg-gray-100 py-1 pr-1 pl-3 text-sm dark:bg-gray-800">
                 {email}
-                {isAdmin && (
+                {canManageMembers && (
                   <button
                     type="button"
                     aria-label={`Remove ${email} from ${group.name}`}
@@ -138,12 +283,12 @@ function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: Worksp
                     <CloseIcon size={12} />
                   </button>
                 )}
-                {!isAdmin && <span className="pr-2" />}
+                {!canManageMembers && <span className="pr-2" />}
               </li>
             ))}
           </ul>
         )}
-        {isAdmin && (
+        {canManageMembers && (
           <form
             className="flex flex-wrap items-center gap-2"
             onSubmit={(e) => {
@@ -177,6 +322,7 @@ function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: Worksp
           invalidate();
         }}
       />
+      {permissionsOpen && <GroupPermissionsDialog group={group} open onOpenChange={setPermissionsOpen} />}
       <ConfirmDialog
         open={deleteOpen}
         onOpenChange={setDeleteOpen}
@@ -193,8 +339,10 @@ function GroupCard({ group, isAdmin, memberEmails, otherNames }: { group: Worksp
 export function GroupsPage() {
   const queryClient = useQueryClient();
   const { isAdmin } = useWorkspaceRole();
+  const access = useWorkspaceAccess();
+  const canManageMembers = isAdmin || access.holds(DUTIES.groupMembers);
   const groups = useQuery({ queryKey: groupsQueryKey, queryFn: listGroups });
-  const members = useQuery({ queryKey: membersQueryKey, queryFn: listMembers, enabled: isAdmin });
+  const members = useQuery({ queryKey: membersQueryKey, queryFn: listMembers, enabled: canManageMembers });
   const [createOpen, setCreateOpen] = useState(false);
   const list = groups.data ?? [];
   const names = list.map((g) => g.name);
@@ -202,7 +350,13 @@ export function GroupsPage() {
   return (
     <AdminPage
       title="Groups"
-      description={isAdmin ? 'Group members to share voices, history and other resources with several people at once.' : 'Groups of this workspace. Only workspace admins can change them.'}
+      description={
+        isAdmin
+          ? 'Group members to share voices, history and other resources with several people at once, and to limit or extend what they may do.'
+          : canManageMembers
+            ? 'Groups of this workspace. You may add and remove members of groups whose permissions you hold; only workspace admins create groups or change their permissions.'
+            : 'Groups of this workspace. Only workspace admins can change them.'
+      }
       actions={
         isAdmin && (
           <Button onClick={() => setCreateOpen(true)}>
@@ -217,7 +371,7 @@ export function GroupsPage() {
         </Panel>
       )}
       {list.map((g) => (
-        <GroupCard key={g.id} group={g} isAdmin={isAdmin} memberEmails={memberEmails} otherNames={names.filter((n) => n !== g.name)} />
+        <GroupCard key={g.id} group={g} isAdmin={isAdmin} canManageMembers={canManageMembers} memberEmails={memberEmails} otherNames={names.filter((n) => n !== g.name)} />
       ))}
       <GroupNameDialog
         key={createOpen ? 'create-open' : 'create-closed'}

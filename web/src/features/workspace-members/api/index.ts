@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useWorkspaceAccess } from '@/features/access';
 import { client, unwrap, type Schemas } from '@/lib/api';
 
 export type WorkspaceMember = Schemas['WorkspaceMemberResponseModel'];
@@ -54,6 +55,17 @@ export const getCanAccessSettings = () => unwrap(client.GET('/v1/workspace/can-a
 export function useWorkspaceRole() {
   const query = useQuery({ queryKey: isAdminQueryKey, queryFn: getIsAdmin, staleTime: 60_000, retry: false });
   return { isAdmin: query.data?.is_admin === true, isPending: query.isPending, query };
+}
+
+/**
+ * Whether the caller may use an admin screen a group can delegate: workspace admins, and editors
+ * whose groups give them the duty (e.g. audit_log_read). `allowed` is false while unknown.
+ */
+export function useAdminOrDuty(duty: string) {
+  const role = useWorkspaceRole();
+  const access = useWorkspaceAccess();
+  const allowed = role.isAdmin || access.holds(duty);
+  return { allowed, isAdmin: role.isAdmin, isPending: !allowed && (role.isPending || access.isPending) };
 }
 
 export function useCanAccessWorkspaceSettings() {

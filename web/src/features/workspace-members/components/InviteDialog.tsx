@@ -10,7 +10,16 @@ import { invitesQueryKey, inviteMember, inviteMembers, isEmail, parseEmails, sea
 
 type Mode = 'single' | 'bulk';
 
-export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function InviteDialog({
+  open,
+  onOpenChange,
+  editorsOnly = false,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Delegates (not admins) may invite editors only. */
+  editorsOnly?: boolean;
+}) {
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<Mode>('single');
   const [email, setEmail] = useState('');
@@ -123,7 +132,7 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
           </label>
           <Select id="invite-role" value={seat} onChange={(e) => setSeat(e.target.value as SeatType)}>
             <option value="workspace_member">Editor</option>
-            <option value="workspace_admin">Admin</option>
+            {!editorsOnly && <option value="workspace_admin">Admin</option>}
           </Select>
         </div>
         <div className="flex justify-end gap-2">

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Select } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
+import { DUTIES } from '@/features/access';
 import { useSession } from '@/features/auth';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -19,6 +20,7 @@ import {
   seatsQueryKey,
   seatsUsed,
   updateMember,
+  useAdminOrDuty,
   useWorkspaceRole,
   withdrawInvite,
   type SeatType,
@@ -105,7 +107,20 @@ export function PendingInvites() {
   );
 }
 
-function MemberRow({ member, isAdmin, isSelf, onRemove }: { member: WorkspaceMember; isAdmin: boolean; isSelf: boolean; onRemove: () => void }) {
+function MemberRow({
+  member,
+  isAdmin,
+  canRemove,
+  isSelf,
+  onRemove,
+}: {
+  member: WorkspaceMember;
+  isAdmin: boolean;
+  /** Admins, or editors whose groups delegate removing members (editors other than themselves). */
+  canRemove: boolean;
+  isSelf: boolean;
+  onRemove: () => void;
+}) {
   const queryClient = useQueryClient();
   const update = useMutation({
     mutationFn: (change: { seat?: SeatType; locked?: boolean }) => updateMember(member.email, change),
@@ -120,6 +135,7 @@ function MemberRow({ member, isAdmin, isSelf, onRemove }: { member: WorkspaceMem
   // The owner can't be removed, locked or made an editor; admins don't lock or remove themselves here.
   const editable = isAdmin && !member.is_owner;
   const canLockOrRemove = editable && !isSelf;
+  const delegateRemoves = !isAdmin && canRemove && !isSelf && !member.is_owner && member.seat_type !== 'workspace_admin';
   return (
     <tr className={trClass} data-testid={`member-${member.email}`}>
       <td className={tdClass}>
@@ -149,8 +165,13 @@ function MemberRow({ member, isAdmin, isSelf, onRemove }: { member: WorkspaceMem
           {isSelf && <Pill>You</Pill>}
         </span>
       </td>
-      {isAdmin && (
+      {(isAdmin || canRemove) && (
         <td className={`${tdClass} text-right whitespace-nowrap`}>
+          {delegateRemoves && (
+            <Button variant="ghost" size="icon-sm" aria-label={`Remove ${member.email}`} onClick={onRemove}>
+              <TrashIcon size={15} />
+            </Button>
+          )}
           {canLockOrRemove && (
             <span className="inline-flex gap-1">
               <Button variant="outline" size="sm" loading={update.isPending && update.variables?.locked !== undefined} onClick={() => update.mutate({ locked: !member.is_locked })}>
@@ -171,8 +192,11 @@ export function MembersPage() {
   const queryClient = useQueryClient();
   const session = useSession();
   const { isAdmin } = useWorkspaceRole();
+  // Groups can delegate inviting and removing members to editors.
+  const canInvite = useAdminOrDuty(DUTIES.invite).allowed;
+  const canRemove = useAdminOrDuty(DUTIES.removeMembers).allowed;
   const members = useQuery({ queryKey: membersQueryKey, queryFn: listMembers });
-  const invites = useQuery({ queryKey: invitesQueryKey, queryFn: listInvites, enabled: isAdmin });
+  const invites = useQuery({ queryKey: invitesQueryKey, queryFn: listInvites, enabled: canInvite });
   const [inviteOpen, setInviteOpen] = useState(false);
   const [toRemove, setToRemove] = useState<WorkspaceMember | null>(null);
   const remove = useMutation({
@@ -193,17 +217,19 @@ export function MembersPage() {
       description={
         isAdmin
           ? 'People in this workspace and their roles. Admins manage members, settings and keys; editors create and edit content.'
-          : 'People in this workspace and their roles. Only workspace admins can invite people or change roles.'
+          : canInvite || canRemove
+            ? 'People in this workspace and their roles. Your groups let you invite or remove editors; only workspace admins change roles.'
+            : 'People in this workspace and their roles. Only workspace admins can invite people or change roles.'
       }
       actions={
-        isAdmin && (
+        canInvite && (
           <Button onClick={() => setInviteOpen(true)}>
             <PlusIcon size={16} /> Invite members
           </Button>
         )
       }
     >
-      {isAdmin && <SeatsSummary members={list.length} invites={invites.data?.invites.length} />}
+      {canInvite && <SeatsSummary members={list.length} invites={invites.data?.invites.length} />}
       <Panel>
         <QueryState pending={members.isPending} error={members.error} empty={members.isSuccess && list.length === 0} emptyText="No members." />
         {list.length > 0 && (
@@ -213,7 +239,7 @@ export function MembersPage() {
                 <th scope="col" className={thClass}>Member</th>
                 <th scope="col" className={thClass}>Role</th>
                 <th scope="col" className={thClass}>Status</th>
-                {isAdmin && (
+                {(isAdmin || canRemove) && (
                   <th scope="col" className={thClass}>
                     <span className="sr-only">Actions</span>
                   </th>
@@ -222,14 +248,14 @@ export function MembersPage() {
             </thead>
             <tbody>
               {list.map((m) => (
-                <MemberRow key={m.user_id} member={m} isAdmin={isAdmin} isSelf={m.user_id === me} onRemove={() => setToRemove(m)} />
+                <MemberRow key={m.user_id} member={m} isAdmin={isAdmin} canRemove={canRemove} isSelf={m.user_id === me} onRemove={() => setToRemove(m)} />
               ))}
             </tbody>
           </table>
         )}
       </Panel>
-      {isAdmin && <PendingInvites />}
-      <InviteDialog open={inviteOpen} onOpenChange={setInviteOpen} />
+      {canInvite && <PendingInvites />}
+      <InviteDialog open={inviteOpen} onOpenChange={setInviteOpen} editorsOnly={!isAdmin} />
       <ConfirmDialog
         open={toRemove !== null}
         onOpenChange={(o) => !o && setToRemove(null)}
@@ -245,22 +271,23 @@ export function MembersPage() {
 
 /** /app/settings/workspace-invites: pending invitations and the invite dialog. */
 export function WorkspaceInvitesPage() {
-  const { isAdmin, isPending } = useWorkspaceRole();
+  const { isAdmin } = useWorkspaceRole();
+  const { allowed: canInvite, isPending } = useAdminOrDuty(DUTIES.invite);
   const [inviteOpen, setInviteOpen] = useState(false);
   return (
     <AdminPage
       title="Workspace invitations"
       description="Invite people by email and follow the invitations that are still open."
       actions={
-        isAdmin && (
+        canInvite && (
           <Button onClick={() => setInviteOpen(true)}>
             <PlusIcon size={16} /> Invite members
           </Button>
         )
       }
     >
-      {isAdmin ? <PendingInvites /> : !isPending && <AdminOnlyNoticeInline />}
-      <InviteDialog open={inviteOpen} onOpenChange={setInviteOpen} />
+      {canInvite ? <PendingInvites /> : !isPending && <AdminOnlyNoticeInline />}
+      <InviteDialog open={inviteOpen} onOpenChange={setInviteOpen} editorsOnly={!isAdmin} />
     </AdminPage>
   );
 }

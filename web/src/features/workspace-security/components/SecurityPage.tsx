@@ -6,6 +6,7 @@ import { Dialog } from '@/components/Dialog';
 import { FieldError, Select, TextArea, TextField } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
 import { Tooltip } from '@/components/Tooltip';
+import { SsoDomainsPanel, SsoRequiredPanel } from '@/features/sso';
 import { AdminPage, copyText, Panel, Pill, QueryState, Switch, useWorkspaceRole } from '@/features/workspace-members';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -401,6 +402,9 @@ function SSOPanel() {
           </ul>
         )}
       </Panel>
+
+      <SsoDomainsPanel />
+      <SsoRequiredPanel />
 
       <Panel title="User auto-provisioning">
         {!auto ? (

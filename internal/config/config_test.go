@@ -1,0 +1,40 @@
+package config
+
+import (
+	"flag"
+	"strings"
+	"testing"
+)
+
+func TestDNSResolver(t *testing.T) {
+	for _, c := range []struct {
+		env, flag, want, err string
+	}{
+		{"", "", "", ""},
+		{"127.0.0.1:5353", "", "127.0.0.1:5353", ""},
+		{"127.0.0.1:5353", "[::1]:53", "[::1]:53", ""}, // the flag wins
+		{"1.1.1.1", "", "", "dns-resolver: want host:port"},
+		{":53", "", "", "dns-resolver: want host:port"},
+	} {
+		t.Setenv("TIMBRE_DNS_RESOLVER", c.env)
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		cfg := Bind(fs, Serve)
+		var args []string
+		if c.flag != "" {
+			args = []string{"-dns-resolver", c.flag}
+		}
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		err := cfg.Finish()
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.env, err, c.err)
+			}
+			continue
+		}
+		if err != nil || cfg.DNSResolver != c.want {
+			t.Errorf("env %q flag %q: %q, %v; want %q", c.env, c.flag, cfg.DNSResolver, err, c.want)
+		}
+	}
+}
