@@ -30,20 +30,28 @@ func (e *env) addMember(email, role string) member {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code := store.RandomString(32)
-	if err := db.CreateInvites(ctx, ws, []store.NewInvite{{Code: code, Invite: store.Invite{WorkspaceID: ws, Email: u.Email,
-		Role: role, InvitedBy: e.user.ID, CreatedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}}}, workspace.Seats, now); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.AcceptInvite(ctx, code, u.ID, "", workspace.Seats, now, func(*store.Invite) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
+	joinWorkspace(t, db, ws, e.user.ID, u, role)
 	_, secret, err := apikey.Create(ctx, db, nil, apikey.NewKey{WorkspaceID: ws, UserID: u.ID, Name: email + " key", Permissions: []string{apikey.All}}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.WorkspaceID = ws
 	return member{u, secret}
+}
+
+// joinWorkspace makes u a member of ws with a role, through an invite accepted at once.
+func joinWorkspace(tb testing.TB, db *store.DB, ws, inviterID string, u *store.User, role string) {
+	tb.Helper()
+	ctx := context.Background()
+	now := time.Now()
+	code := store.RandomString(32)
+	if err := db.CreateInvites(ctx, ws, []store.NewInvite{{Code: code, Invite: store.Invite{WorkspaceID: ws, Email: u.Email,
+		Role: role, InvitedBy: inviterID, CreatedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}}}, workspace.Seats, now); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.AcceptInvite(ctx, code, u.ID, "", workspace.Seats, now, func(*store.Invite) error { return nil }); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // group creates a group of the env's workspace (as its owner) with members.

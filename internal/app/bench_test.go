@@ -399,11 +399,29 @@ func BenchmarkHistoryList(b *testing.B) {
 			ids := testdb.SeedHistory(b, e.app.DB, u.WorkspaceID, u.ID, rows, 1, time.Unix(1_700_000_000, 0))
 			b.Logf("%s: seeded %d rows in %s", d, rows, time.Since(begin).Round(time.Millisecond))
 			deepAfter := ids[rows-1-89_999]
+			// A second member of the workspace owns none of the rows; the newest 150 are shared
+			// with them one by one (history is personal: their list is the shared part).
+			viewer, err := e.app.Auth.CreateVerifiedUser(ctx, "bench-viewer@example.com", "correct horse battery")
+			if err != nil {
+				b.Fatal(err)
+			}
+			joinWorkspace(b, e.app.DB, u.WorkspaceID, u.ID, viewer, httpx.RoleEditor)
+			_, viewerKey, err := e.app.Auth.CreateAPIKey(ctx, viewer.ID, u.WorkspaceID, "viewer key")
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, id := range ids[rows-150:] {
+				if err := e.app.DB.ShareResource(ctx, u.WorkspaceID, store.ResourceHistory, id,
+					store.Share{PrincipalType: "user", PrincipalID: viewer.ID, Role: "viewer"}, time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
 			type listCase struct {
 				name, query string
 				f           store.HistoryFilter
 				first       string
 				setup       func()
+				key         string // the caller's key ("" = the owner's)
 			}
 			cases := []listCase{
 				{name: "first", f: store.HistoryFilter{PageSize: pageSize, VisibleTo: u.ID}, first: ids[rows-1]},
@@ -411,6 +429,7 @@ func BenchmarkHistoryList(b *testing.B) {
 					f: store.HistoryFilter{PageSize: pageSize, StartAfterID: deepAfter, VisibleTo: u.ID}, first: ids[rows-1-90_000]},
 				{name: "first-aligned", f: store.HistoryFilter{PageSize: pageSize, VisibleTo: u.ID}, first: ids[rows-1],
 					setup: func() { benchAlignNewest(b, e, rows-pageSize-1) }},
+				{name: "shared", f: store.HistoryFilter{PageSize: pageSize, VisibleTo: viewer.ID}, first: ids[rows-1], key: viewerKey},
 			}
 			for _, c := range cases {
 				b.Run(c.name, func(b *testing.B) {
@@ -420,7 +439,11 @@ func BenchmarkHistoryList(b *testing.B) {
 					url := e.srv.URL + "/v1/history?page_size=100" + c.query
 					get := func() time.Duration {
 						req, _ := http.NewRequest("GET", url, nil)
-						req.Header.Set("xi-api-key", e.keys[0])
+						key := e.keys[0]
+						if c.key != "" {
+							key = c.key
+						}
+						req.Header.Set("xi-api-key", key)
 						start := time.Now()
 						res, err := e.client.Do(req)
 						if err != nil {

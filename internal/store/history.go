@@ -187,10 +187,15 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if f.VisibleTo != "" {
 		// A member's own items and the items shared with them, each taken from its own index
 		// ((workspace_id, user_id, seq) and the grants), then merged: one OR over both would
-		// scan every item of the workspace for a member who owns few of them.
+		// scan every item of the workspace for a member who owns few of them. In the shared
+		// part, "workspace_id || ''" and "seq + 0" keep both databases from walking the
+		// workspace's page index (100,000 rows of someone else's) instead of looking the few
+		// shared ids up by primary key.
 		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND user_id = ? ORDER BY ` + order + ` LIMIT ?`
-		shared := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND user_id <> ? AND id IN (SELECT s.resource_id FROM resource_shares s
-			WHERE s.workspace_id = ? AND s.resource_type = '` + ResourceHistory + `' AND ` + visibleShare + `) ORDER BY ` + order + ` LIMIT ?`
+		sharedCond := strings.Replace(cond, "workspace_id = ?", "workspace_id || '' = ?", 1)
+		sharedOrder := strings.Replace(order, "seq ", "seq + 0 ", 1)
+		shared := `SELECT ` + historyListCols + ` FROM history WHERE ` + sharedCond + ` AND user_id <> ? AND id IN (SELECT s.resource_id FROM resource_shares s
+			WHERE s.workspace_id = ? AND s.resource_type = '` + ResourceHistory + `' AND ` + visibleShare + `) ORDER BY ` + sharedOrder + ` LIMIT ?`
 		q = `SELECT * FROM (` + own + `) AS own_items UNION ALL SELECT * FROM (` + shared + `) AS shared_items ORDER BY ` + order + ` LIMIT ?`
 		base := args
 		args = append(slices.Clone(base), f.VisibleTo, size+1)
