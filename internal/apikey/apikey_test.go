@@ -18,9 +18,9 @@ import (
 	"timbre/internal/audio"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
-	"timbre/internal/speech"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
+	"timbre/internal/tts"
 	"timbre/internal/voice"
 )
 
@@ -34,7 +34,7 @@ type harness struct {
 	db   *store.DB
 	svc  *auth.Service
 	mux  *http.ServeMux
-	sp   *speech.Service
+	sp   *tts.Service
 	user *store.User // admin of workspace A
 	key  string      // user's key with every permission
 }
@@ -50,8 +50,8 @@ func newHarness(t *testing.T, db *store.DB) *harness {
 	(&apikey.Handlers{DB: db, MaxBody: maxBody}).Routes(rt)
 	voices := &voice.Service{DB: db, PublicURL: "http://timbre.test"}
 	(&voice.Handlers{Svc: voices, MaxBody: maxBody, ModelsFor: func(string) []string { return nil }}).Routes(rt)
-	sp := &speech.Service{DB: db, Voices: voices}
-	(&speech.Handlers{Svc: sp, MaxBody: maxBody}).Routes(rt)
+	sp := &tts.Service{DB: db, Voices: voices}
+	(&tts.Handlers{Svc: sp, MaxBody: maxBody}).Routes(rt)
 	err := db.UpsertPremadeVoice(context.Background(), store.Voice{ID: rachel, Name: "Rachel", Category: "premade", Labels: "{}",
 		Engine: "flite", EngineVoice: "slt", Language: "en", Prosody: "{}", CreatedAt: time.Now().Unix()})
 	if err != nil {
@@ -468,7 +468,7 @@ func TestValidation(t *testing.T) {
 	})
 }
 
-// TestKeyQuotaThroughSpeech charges 20 concurrent requests through speech.Begin with a key whose
+// TestKeyQuotaThroughSpeech charges 20 concurrent requests through tts.Begin with a key whose
 // quota fits exactly some of them: the key's count and the workspace's move together.
 func TestKeyQuotaThroughSpeech(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
@@ -492,7 +492,7 @@ func TestKeyQuotaThroughSpeech(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				j, err := h.sp.Prepare(ctx, c, rachel, &speech.Body{Text: text}, f, true)
+				j, err := h.sp.Prepare(ctx, c, rachel, &tts.Body{Text: text}, f, true)
 				if err != nil {
 					mu.Lock()
 					other = append(other, err)
@@ -531,7 +531,7 @@ func TestKeyQuotaThroughSpeech(t *testing.T) {
 			t.Fatalf("key count %d, workspace count %d, history rows %d; want %d, %d, %d", k.CharacterCount, ws.CharacterCount, len(items), fit*20, fit*20, fit)
 		}
 		// Fail gives the characters back to the key too.
-		j, err := h.sp.Prepare(ctx, c, rachel, &speech.Body{Text: "ten chars!"}, f, false)
+		j, err := h.sp.Prepare(ctx, c, rachel, &tts.Body{Text: "ten chars!"}, f, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -543,7 +543,7 @@ func TestKeyQuotaThroughSpeech(t *testing.T) {
 			t.Fatalf("key count after a failed job %d, want %d", k.CharacterCount, fit*20)
 		}
 		// A web session (no key) is held only to the workspace's quota.
-		j, err = h.sp.Prepare(ctx, &httpx.Caller{UserID: h.user.ID, WorkspaceID: h.user.WorkspaceID, Role: httpx.RoleAdmin, ViaSession: true}, rachel, &speech.Body{Text: text}, f, false)
+		j, err = h.sp.Prepare(ctx, &httpx.Caller{UserID: h.user.ID, WorkspaceID: h.user.WorkspaceID, Role: httpx.RoleAdmin, ViaSession: true}, rachel, &tts.Body{Text: text}, f, false)
 		if err != nil {
 			t.Fatal(err)
 		}

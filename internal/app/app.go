@@ -28,9 +28,9 @@ import (
 	"timbre/internal/netguard"
 	"timbre/internal/secret"
 	"timbre/internal/server"
-	"timbre/internal/speech"
 	"timbre/internal/sso"
 	"timbre/internal/store"
+	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
 	"timbre/internal/webhook"
@@ -60,7 +60,7 @@ type App struct {
 	Blob     *blob.Store
 	Engines  map[string]engine.Synthesizer
 	Auth     *auth.Service
-	Speech   *speech.Service
+	Speech   *tts.Service
 	Voices   *voice.Service
 	Webhooks *webhook.Service
 	Server   *server.Server
@@ -144,13 +144,13 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}
-	a.Speech = &speech.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines,
+	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines,
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
-		&speech.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
-		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: speech.ModelsFor},
+		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
+		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
 		&account.Handlers{Svc: acct, MaxBody: cfg.MaxBodyBytes},
 		&user.Handlers{DB: a.DB, Account: acct},
@@ -167,7 +167,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: speech.ExposedHeaders,
+		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders,
 	})
 	ok = true
 	return a, nil

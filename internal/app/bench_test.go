@@ -43,10 +43,10 @@ import (
 	"timbre/internal/config"
 	"timbre/internal/engine"
 	"timbre/internal/httpx"
-	"timbre/internal/speech"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 	"timbre/internal/textnorm"
+	"timbre/internal/tts"
 )
 
 // benchText is the multi-sentence English text every speech benchmark sends (≈ 12 s of audio).
@@ -119,17 +119,17 @@ func newBenchEnv(tb testing.TB, d store.Dialect, workspaces int) *benchEnv {
 	return e
 }
 
-// prepare resolves a request exactly as the stream route does (speech.Service.Prepare: the
+// prepare resolves a request exactly as the stream route does (tts.Service.Prepare: the
 // voice's engine voice and prosody, normalisation, sentence spans) without charging anything,
 // and checks the spans are textnorm's split of the normalised text.
-func (e *benchEnv) prepare(voiceID, format, text string) *speech.Job {
+func (e *benchEnv) prepare(voiceID, format, text string) *tts.Job {
 	e.tb.Helper()
 	f, err := audio.ParseFormat(format)
 	if err != nil {
 		e.tb.Fatal(err)
 	}
 	c := &httpx.Caller{UserID: e.users[0].ID, WorkspaceID: e.users[0].WorkspaceID}
-	j, err := e.app.Speech.Prepare(context.Background(), c, voiceID, &speech.Body{Text: text}, f, true)
+	j, err := e.app.Speech.Prepare(context.Background(), c, voiceID, &tts.Body{Text: text}, f, true)
 	if err != nil {
 		e.tb.Fatal(err)
 	}
@@ -143,8 +143,8 @@ func (e *benchEnv) prepare(voiceID, format, text string) *speech.Job {
 	return j
 }
 
-// benchRawRequest is the engine request the server makes for span i of the job (speech.Service.Run).
-func benchRawRequest(j *speech.Job, i int) engine.Request {
+// benchRawRequest is the engine request the server makes for span i of the job (tts.Service.Run).
+func benchRawRequest(j *tts.Job, i int) engine.Request {
 	sp := j.Spans[i]
 	return engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody}
 }

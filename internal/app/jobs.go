@@ -10,8 +10,8 @@ import (
 	"timbre/internal/auth"
 	"timbre/internal/history"
 	"timbre/internal/jobs"
-	"timbre/internal/speech"
 	"timbre/internal/store"
+	"timbre/internal/tts"
 	"timbre/internal/webhook"
 )
 
@@ -24,7 +24,7 @@ const PurgeInterval = 10 * time.Minute
 // that have none, and the periodic purge and clean-up.
 func (a *App) StartJobs(ctx context.Context) error {
 	workers := river.NewWorkers()
-	river.AddWorker(workers, &speech.PreviewWorker{Svc: a.Speech})
+	river.AddWorker(workers, &tts.PreviewWorker{Svc: a.Speech})
 	river.AddWorker(workers, &history.PurgeWorker{DB: a.DB, Blob: a.Blob, Retention: a.Cfg.HistoryRetention})
 	river.AddWorker(workers, &webhook.DeliverWorker{Svc: a.Webhooks})
 	river.AddWorker(workers, &auth.AccountMailWorker{Svc: a.Auth})
@@ -60,7 +60,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 		return err
 	}
 	for _, id := range missing {
-		if _, err := client.Insert(ctx, speech.PreviewArgs{VoiceID: id}, nil); err != nil {
+		if _, err := client.Insert(ctx, tts.PreviewArgs{VoiceID: id}, nil); err != nil {
 			return err
 		}
 	}

@@ -18,8 +18,8 @@ import (
 
 	"timbre/internal/audio"
 	"timbre/internal/httpx"
-	"timbre/internal/speech"
 	"timbre/internal/store"
+	"timbre/internal/tts"
 )
 
 // rms is the loudness of samples on a 0–1 scale.
@@ -159,6 +159,26 @@ func TestStreamSendsAudioBeforeTheEnd(t *testing.T) {
 	samples := audio.PCMSamples(append(first[:n], rest...))
 	if dur := float64(len(samples)) / 22050; dur < 10 || rms(samples) < 0.02 {
 		t.Errorf("streamed %.1fs loudness %.3f", dur, rms(samples))
+	}
+}
+
+// The second sentence of an mp3 stream waits for the encoder's first bytes; a first sentence too
+// short for ffmpeg to write anything must not stall the stream. The history keeps the same bytes.
+func TestStreamMP3ShortFirstSentence(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	for _, text := range []string{"Oh. Then a much longer second sentence follows the first one.", ". Hello there, this is the second part."} {
+		start := time.Now()
+		r := e.do("POST", "/v1/text-to-speech/"+sarah+"/stream?output_format=mp3_44100_128", e.key, map[string]any{"text": text})
+		expect(t, r, 200)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q took %s", text, d)
+		}
+		checkSpeech(t, r.body, 1, 10)
+		h := e.do("GET", "/v1/history/"+r.Header.Get("history-item-id")+"/audio", e.key, nil)
+		expect(t, h, 200)
+		if !bytes.Equal(h.body, r.body) {
+			t.Errorf("%q: history audio differs from the stream", text)
+		}
 	}
 }
 
@@ -420,7 +440,7 @@ func chargeInParallel(t *testing.T, e *env, n int) int {
 		go func() {
 			defer wg.Done()
 			c := &httpx.Caller{UserID: e.user.ID, WorkspaceID: e.user.WorkspaceID}
-			j, err := e.app.Speech.Prepare(context.Background(), c, sarah, &speech.Body{Text: "Exactly twenty chars"}, f, true)
+			j, err := e.app.Speech.Prepare(context.Background(), c, sarah, &tts.Body{Text: "Exactly twenty chars"}, f, true)
 			if err != nil {
 				t.Error(err)
 				return

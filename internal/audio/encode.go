@@ -68,7 +68,8 @@ type StreamEncoder struct {
 	proc     *ffproc
 	stopKill func() bool // cancels the kill-on-ctx-done hook
 	copyDone chan struct{}
-	copyErr  error // set by the copy goroutine before copyDone is closed
+	copyErr  error  // set by the copy goroutine before copyDone is closed
+	refill   func() // refills the encoder pool (idempotent; see copyOut)
 	inBytes  []byte
 
 	closed bool
@@ -93,12 +94,15 @@ func NewStreamEncoder(ctx context.Context, inRate int, f Format, w io.Writer) (*
 	}
 	args := ffmpegArgs(inRate, f, true)
 	var p *ffproc
+	e.refill = func() {}
 	if WarmEncoders > 0 {
-		p = defaultPool.take(args) // nil: none idle yet (first use of this pair) or shut down
+		// nil: none idle yet (first use of this pair) or shut down
+		p, e.refill = defaultPool.take(args)
 	}
 	if p == nil {
 		var err error
 		if p, err = startFFmpeg(args); err != nil {
+			e.refill()
 			return nil, err
 		}
 	}
@@ -111,13 +115,19 @@ func NewStreamEncoder(ctx context.Context, inRate int, f Format, w io.Writer) (*
 
 // copyOut forwards ffmpeg's output to w. It reads and writes chunk by chunk instead of using
 // io.Copy, whose ReaderFrom/WriterTo shortcuts may buffer (bufio.Writer.ReadFrom does).
+//
+// The pool is refilled once the first bytes are out (or the process ended without any): that
+// start then no longer delays this stream's first bytes.
 func (e *StreamEncoder) copyOut(r io.Reader) {
 	defer close(e.copyDone)
+	defer e.refill()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			if werr := e.emit(buf[:n]); werr != nil {
+			werr := e.emit(buf[:n])
+			e.refill()
+			if werr != nil {
 				e.copyErr = werr
 				// Nobody will read ffmpeg's output any more; stop it so Write fails instead of
 				// blocking on a full pipe.
@@ -174,8 +184,12 @@ func (e *StreamEncoder) Write(samples []int16) error {
 		}
 		return nil
 	}
-	e.inBytes = appendPCM(e.inBytes[:0], samples)
-	if _, err := e.proc.stdin.Write(e.inBytes); err != nil {
+	in := sampleBytes(samples)
+	if !nativeLE {
+		e.inBytes = appendPCM(e.inBytes[:0], samples)
+		in = e.inBytes
+	}
+	if _, err := e.proc.stdin.Write(in); err != nil {
 		// Prefer the real cause: the writer failing, the context ending, or ffmpeg dying.
 		select {
 		case <-e.copyDone:
@@ -193,6 +207,12 @@ func (e *StreamEncoder) Write(samples []int16) error {
 }
 
 func (e *StreamEncoder) writeGo(samples []int16) error {
+	if e.f.Codec == CodecPCM && nativeLE {
+		if len(samples) == 0 {
+			return nil
+		}
+		return e.emit(sampleBytes(samples)) // no copy: w must not keep p (io.Writer's rule)
+	}
 	e.out = e.out[:0]
 	if e.f.Codec == CodecWAV && !e.wroteHead {
 		// The length is unknown while streaming; readers take "maximum size" as "until EOF".

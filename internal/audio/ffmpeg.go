@@ -27,6 +27,10 @@ func ffmpegArgs(inRate int, f Format, streaming bool) []string {
 		// Raw input needs no probing; without these ffmpeg waits for up to 5 s of audio
 		// (analyzeduration) before it starts encoding.
 		args = append(args, "-probesize", "32", "-analyzeduration", "0", "-fflags", "+nobuffer")
+		// A filter graph otherwise starts a thread per CPU when the first frame arrives, which
+		// delays the first bytes by ~0.2 ms; one audio stream gains nothing from them (the
+		// output is the same byte for byte).
+		args = append(args, "-filter_threads", "1")
 	}
 	args = append(args, "-f", "s16le", "-ar", strconv.Itoa(inRate), "-ac", "1", "-i", "pipe:0",
 		"-map_metadata", "-1", "-fflags", "+bitexact", "-flags:a", "+bitexact",

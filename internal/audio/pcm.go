@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/bits"
+	"unsafe"
 )
 
 // PCMBytes encodes samples as raw signed 16-bit little-endian bytes.
@@ -12,10 +13,26 @@ func PCMBytes(samples []int16) []byte {
 }
 
 func appendPCM(dst []byte, samples []int16) []byte {
+	if nativeLE {
+		return append(dst, sampleBytes(samples)...)
+	}
 	for _, s := range samples {
 		dst = binary.LittleEndian.AppendUint16(dst, uint16(s))
 	}
 	return dst
+}
+
+// nativeLE reports whether this machine stores an int16 little-endian: then samples in memory
+// already are pcm (s16le) bytes, and streams send them as they are instead of converting each
+// sample into a new buffer.
+var nativeLE = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// sampleBytes is the memory of s as bytes (s16le on a nativeLE machine).
+func sampleBytes(s []int16) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), 2*len(s))
 }
 
 // PCMSamples decodes raw signed 16-bit little-endian bytes; an odd trailing byte is ignored.

@@ -15,8 +15,9 @@ import (
 // A cold ffmpeg start costs 90–250 ms; a running process answers in a few milliseconds. So
 // NewStreamEncoder draws its ffmpeg process from a small pool of pre-started ones, kept per command
 // line (input rate and format): after every take the pool is refilled in the background to
-// WarmEncoders idle processes, and idle processes that nobody takes within WarmIdleTimeout are
-// stopped. Nothing is started for a command line before its first use (or Warm).
+// WarmEncoders idle processes (once the taken process has produced its first bytes, so that the
+// start does not compete with them for the CPU), and idle processes that nobody takes within
+// WarmIdleTimeout are stopped. Nothing is started for a command line before its first use (or Warm).
 //
 // An idle process has been given no input and has produced no output: ffmpeg only sets up its
 // encoder and muxer on the first input frame, and the process is started with exactly the
@@ -106,13 +107,24 @@ var defaultPool = &ffPool{}
 
 func poolKey(args []string) string { return strings.Join(args, "\x00") }
 
-// take returns an idle process for args, or nil, and refills the pool in the background.
-func (pl *ffPool) take(args []string) *ffproc {
+// take returns an idle process for args, or nil, and refill, which brings the pool for args
+// back up to WarmEncoders idle processes in the background. The caller calls refill (once or
+// more) when a cold start no longer competes with its stream for the CPU: an ffmpeg start costs
+// about 60 ms of CPU, which would otherwise run alongside the stream's first frames and delay
+// its first bytes.
+func (pl *ffPool) take(args []string) (p *ffproc, refill func()) {
 	key := poolKey(args)
+	refill = sync.OnceFunc(func() {
+		pl.mu.Lock()
+		defer pl.mu.Unlock()
+		if !pl.closed {
+			pl.refillLocked(key, args)
+		}
+	})
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	if pl.closed {
-		return nil
+		return nil, refill
 	}
 	var got *ffproc
 	for q := pl.idle[key]; len(q) > 0 && got == nil; q = pl.idle[key] {
@@ -125,8 +137,7 @@ func (pl *ffPool) take(args []string) *ffproc {
 		}
 		got = p
 	}
-	pl.refillLocked(key, args)
-	return got
+	return got, refill
 }
 
 // refillLocked starts enough background starts to bring key's idle processes up to WarmEncoders.

@@ -101,7 +101,8 @@ func TestPoolWarmMatchesCold(t *testing.T) {
 	}
 }
 
-// Every take refills the pool in the background; a key never used gets nothing.
+// Every take refills the pool in the background (once the taken process has produced its first
+// bytes); a key never used gets nothing.
 func TestPoolRefills(t *testing.T) {
 	pl := usePool(t, 2, time.Minute)
 	ctx := context.Background()
@@ -190,15 +191,21 @@ func TestPoolWarmCancelAndWriterError(t *testing.T) {
 	waitFor(t, "the pool to refill", func() bool { return pl.idleCount(16000, f) == 1 })
 	waitLive(t, 1) // only the idle one
 
-	// Without Close: the cancelled stream's process is still killed and reaped.
+	// Without Close: the cancelled stream's process is still killed and reaped. The pool is
+	// refilled only once a taken process has produced output or ended, so that the start does
+	// not compete with the stream's first bytes: before then nothing new starts.
 	ctx, cancel = context.WithCancel(context.Background())
 	if _, err := NewStreamEncoder(ctx, 16000, f, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the pool to refill", func() bool { return pl.idleCount(16000, f) == 1 })
-	waitLive(t, 2)
-	cancel()
+	time.Sleep(100 * time.Millisecond)
+	if n := pl.idleCount(16000, f); n != 0 {
+		t.Errorf("%d idle encoders before the taken one produced anything, want 0", n)
+	}
 	waitLive(t, 1)
+	cancel()
+	waitFor(t, "the pool to refill", func() bool { return pl.idleCount(16000, f) == 1 })
+	waitLive(t, 1) // only the new idle one
 
 	// An already cancelled context starts (and takes) nothing.
 	if _, err := NewStreamEncoder(ctx, 16000, f, io.Discard); !errors.Is(err, context.Canceled) {

@@ -71,7 +71,11 @@ func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Calle
 	if k.IsDisabled {
 		return nil, apikey.ErrKeyDisabled(k.DisableReason)
 	}
-	_ = s.DB.TouchAPIKey(ctx, k.ID, s.now())
+	if now := s.now(); k.LastUsed == nil || *k.LastUsed < now.Unix()-60 {
+		// TouchAPIKey records use once a minute at most; a key used within the minute (as read
+		// just now) would not be updated, so skip the write statement.
+		_ = s.DB.TouchAPIKey(ctx, k.ID, now)
+	}
 	c := &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, APIKeyID: k.ID, Permissions: apikey.CallerPermissions(k)}
 	applyAccess(c, access)
 	return c, nil

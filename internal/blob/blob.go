@@ -61,15 +61,50 @@ func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
 // Put writes data under key. It skips WriteAll's MD5 checksums (computed, verified and stored
 // again by fileblob): on the speech path they cost more than the write.
 func (s *Store) Put(ctx context.Context, key string, data []byte, contentType string) error {
-	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType, DisableContentTypeDetection: true})
+	w, err := s.NewWriter(ctx, key, contentType)
 	if err != nil {
 		return err
 	}
 	if _, err := w.Write(data); err != nil {
-		_ = w.Close()
+		w.Abort()
 		return err
 	}
 	return w.Close()
+}
+
+// Writer streams one object into the store, so that large audio need not be held in memory
+// and written after the fact. Nothing is stored under the key until Close succeeds (fileblob
+// writes a temporary file and renames it; S3 completes the upload); Abort discards what was
+// written. A Writer is not safe for concurrent use.
+type Writer struct {
+	w      *blob.Writer
+	cancel context.CancelFunc
+}
+
+// NewWriter starts writing the object at key. Ending ctx before Close aborts the write.
+func (s *Store) NewWriter(ctx context.Context, key, contentType string) (*Writer, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	w, err := s.b.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType, DisableContentTypeDetection: true})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &Writer{w: w, cancel: cancel}, nil
+}
+
+// Write appends p to the object; p is not retained.
+func (w *Writer) Write(p []byte) (int, error) { return w.w.Write(p) }
+
+// Close stores the object.
+func (w *Writer) Close() error {
+	defer w.cancel()
+	return w.w.Close()
+}
+
+// Abort discards the object: the key keeps what it held before.
+func (w *Writer) Abort() {
+	w.cancel() // a cancelled write is not committed by Close
+	_ = w.w.Close()
 }
 
 // Get reads the whole object at key.

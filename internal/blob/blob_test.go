@@ -84,6 +84,42 @@ func conformance(t *testing.T, s *blob.Store) {
 		t.Fatalf("streamed %d bytes, differ from the %d written", len(streamed), len(big))
 	}
 
+	// Streamed in pieces: visible only once closed; an aborted stream leaves the key as it was.
+	sw, err := s.NewWriter(ctx, "stream/a.pcm", "audio/pcm")
+	if err != nil {
+		t.Fatalf("NewWriter: %v", err)
+	}
+	for _, part := range []string{"one ", "two ", "three"} {
+		if _, err := sw.Write([]byte(part)); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+	}
+	if ok, _ := s.Exists(ctx, "stream/a.pcm"); ok {
+		t.Fatal("a streamed object exists before Close")
+	}
+	if err := sw.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if got, err := s.Get(ctx, "stream/a.pcm"); err != nil || string(got) != "one two three" {
+		t.Fatalf("streamed object: %q %v", got, err)
+	}
+	for _, key := range []string{"stream/a.pcm", "stream/b.pcm"} { // existing and new keys
+		aw, err := s.NewWriter(ctx, key, "audio/pcm")
+		if err != nil {
+			t.Fatalf("NewWriter: %v", err)
+		}
+		if _, err := aw.Write([]byte("discarded")); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		aw.Abort()
+	}
+	if got, _ := s.Get(ctx, "stream/a.pcm"); string(got) != "one two three" {
+		t.Fatalf("after an aborted overwrite: %q", got)
+	}
+	if ok, _ := s.Exists(ctx, "stream/b.pcm"); ok {
+		t.Fatal("an aborted stream created its object")
+	}
+
 	// Empty object.
 	if err := s.Put(ctx, "empty", nil, "application/octet-stream"); err != nil {
 		t.Fatalf("Put empty: %v", err)
@@ -115,6 +151,11 @@ func TestLocalDefault(t *testing.T) {
 	}
 	defer s.Close()
 	conformance(t, s)
+	// Aborted and finished streams leave no temporary files behind.
+	tmp, _ := filepath.Glob(filepath.Join(dataDir, "blobs", "stream", "*.tmp"))
+	if len(tmp) != 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
 
 	// Objects live under <dataDir>/blobs, at their key.
 	if err := s.Put(context.Background(), "a/b.txt", []byte("x"), "text/plain"); err != nil {

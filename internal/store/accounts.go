@@ -97,16 +97,16 @@ func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspa
 		return w, err
 	}
 	// The period ended: roll it over (a write, so only when needed) and read again.
-	if err := db.rollPeriod(ctx, db.write, id, now); err != nil {
+	if err := db.InTx(ctx, func(tx *Tx) error { return tx.rollPeriod(ctx, id, now) }); err != nil {
 		return nil, err
 	}
 	return read()
 }
 
 // rollPeriod starts a new monthly character period (count back to zero) once the old one ended.
-func (db *DB) rollPeriod(ctx context.Context, q querier, workspaceID string, now time.Time) error {
+func (tx *Tx) rollPeriod(ctx context.Context, workspaceID string, now time.Time) error {
 	var next int64
-	err := q.QueryRowContext(ctx, db.rebind(`SELECT next_reset_unix FROM workspaces WHERE id = ?`), workspaceID).Scan(&next)
+	err := tx.queryRow(ctx, `SELECT next_reset_unix FROM workspaces WHERE id = ?`, workspaceID).Scan(&next)
 	if err != nil {
 		return notFound(err)
 	}
@@ -117,7 +117,7 @@ func (db *DB) rollPeriod(ctx context.Context, q querier, workspaceID string, now
 	for !start.AddDate(0, 1, 0).After(now) {
 		start = start.AddDate(0, 1, 0)
 	}
-	_, err = q.ExecContext(ctx, db.rebind(`UPDATE workspaces SET character_count = 0, period_start_unix = ?, next_reset_unix = ? WHERE id = ? AND next_reset_unix = ?`),
+	_, err = tx.exec(ctx, `UPDATE workspaces SET character_count = 0, period_start_unix = ?, next_reset_unix = ? WHERE id = ? AND next_reset_unix = ?`,
 		start.Unix(), start.AddDate(0, 1, 0).Unix(), workspaceID, next)
 	return err
 }

@@ -50,7 +50,7 @@ var ErrQuotaExceeded = errors.New("store: quota exceeded")
 // unlimited), and returns the count before and after. It runs inside tx so the charge and the
 // history row commit together; the conditional UPDATE makes concurrent charges exact.
 func (tx *Tx) Charge(ctx context.Context, workspaceID string, n, limit int64, now time.Time) (from, to int64, err error) {
-	if err := tx.db.rollPeriod(ctx, tx.tx, workspaceID, now); err != nil {
+	if err := tx.rollPeriod(ctx, workspaceID, now); err != nil {
 		return 0, 0, err
 	}
 	// The casts keep PostgreSQL from typing the limit parameter as int4 (limits above 2^31 failed).

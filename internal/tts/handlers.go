@@ -1,4 +1,4 @@
-package speech
+package tts
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"timbre/internal/audio"
 	"timbre/internal/blob"
@@ -30,12 +31,12 @@ type Handlers struct {
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
-	tts := httpx.Feature("text_to_speech") // groups can limit members to other features
-	rt.Authed("POST /v1/text-to-speech/{voice_id}", h.tts(false, false), httpx.Perm("text_to_speech"), tts)
-	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream", h.tts(true, false), httpx.Perm("text_to_speech"), tts)
-	rt.Authed("POST /v1/text-to-speech/{voice_id}/with-timestamps", h.tts(false, true), httpx.Perm("text_to_speech"), tts)
-	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream/with-timestamps", h.tts(true, true), httpx.Perm("text_to_speech"), tts)
-	rt.Authed("POST /v1/audio/speech", h.openAISpeech, httpx.Perm("text_to_speech"), tts)
+	feature := httpx.Feature("text_to_speech") // groups can limit members to other features
+	rt.Authed("POST /v1/text-to-speech/{voice_id}", h.tts(false, false), httpx.Perm("text_to_speech"), feature)
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream", h.tts(true, false), httpx.Perm("text_to_speech"), feature)
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/with-timestamps", h.tts(false, true), httpx.Perm("text_to_speech"), feature)
+	rt.Authed("POST /v1/text-to-speech/{voice_id}/stream/with-timestamps", h.tts(true, true), httpx.Perm("text_to_speech"), feature)
+	rt.Authed("POST /v1/audio/speech", h.openAISpeech, httpx.Perm("text_to_speech"), feature)
 	rt.Authed("GET /v1/models", listModels, httpx.Perm("models_read"))
 	rt.Public("GET /api/voices/{voice_id}/preview.mp3", h.preview)
 }
@@ -96,9 +97,19 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 		return err
 	}
 	defer release()
+	// The engine starts on the first sentence while Begin charges the request, so the charge's
+	// transaction does not delay the first audio. Should the charge fail, that sentence is dropped.
+	// ffmpeg encodes mp3 and opus; its first bytes hold back the second sentence (startSynthesis).
+	ffmpegStream := stream && !timestamps && (j.Format.Codec == audio.CodecMP3 || j.Format.Codec == audio.CodecOpus)
+	syn, err := s.startSynthesis(r.Context(), j, ffmpegStream)
+	if err != nil {
+		return err
+	}
+	defer syn.stop()
 	if err := s.Begin(r.Context(), j); err != nil {
 		return err
 	}
+	syn.follow(r.Context())
 	hdr := w.Header()
 	hdr.Set("request-id", j.RequestID)
 	hdr.Set("character-cost", strconv.FormatInt(j.Cost, 10))
@@ -107,13 +118,14 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 	if j.HistoryID != "" {
 		hdr.Set("history-item-id", j.HistoryID)
 	}
-	var encoded []byte
+	hist := s.newHistoryAudio(r.Context(), j) // nil when not logging
 	var al *Alignments
 	tw := &trackingWriter{ResponseWriter: w}
 	w = tw
 	switch {
 	case !stream:
-		encoded, al, err = s.whole(r.Context(), j)
+		var encoded []byte
+		encoded, al, err = s.whole(r.Context(), j, syn)
 		if err == nil {
 			if timestamps {
 				hdr.Set("Content-Type", "application/json")
@@ -124,14 +136,18 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 				_, err = w.Write(encoded)
 			}
 		}
+		if err == nil && hist != nil {
+			hist.Write(encoded)
+		}
 	case !timestamps:
 		hdr.Set("Content-Type", j.Format.ContentType())
-		encoded, al, err = s.streamAudio(r.Context(), j, w)
+		al, err = s.streamAudio(r.Context(), j, syn, w, hist)
 	default:
 		hdr.Set("Content-Type", "application/json")
-		encoded, al, err = s.streamTimestamps(r.Context(), j, w)
+		al, err = s.streamTimestamps(r.Context(), j, syn, w, hist)
 	}
 	if err != nil {
+		hist.abort()
 		s.Fail(j)
 		if tw.wrote {
 			httpx.Logger(r.Context()).Error("stream failed after it started", "err", err)
@@ -142,18 +158,18 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 		}
 		return err
 	}
-	if err := s.Finish(context.WithoutCancel(r.Context()), j, encoded, al); err != nil {
+	if err := s.Finish(context.WithoutCancel(r.Context()), j, hist, al); err != nil {
 		httpx.Logger(r.Context()).Error("storing history audio failed", "err", err, "history_item_id", j.HistoryID)
 	}
 	return nil
 }
 
 // whole synthesizes everything, then encodes once.
-func (s *Service) whole(ctx context.Context, j *Job) ([]byte, *Alignments, error) {
+func (s *Service) whole(ctx context.Context, j *Job, syn *synthesis) ([]byte, *Alignments, error) {
 	var pcm []int16
 	rate := 0
 	al := &Alignments{}
-	err := s.Run(ctx, j, func(c Chunk) error {
+	err := syn.each(func(c Chunk) error {
 		if rate == 0 {
 			rate = c.Rate
 		}
@@ -169,18 +185,19 @@ func (s *Service) whole(ctx context.Context, j *Job) ([]byte, *Alignments, error
 	return out, al, err
 }
 
-// streamAudio sends encoded audio as each sentence is ready, and keeps a copy for history.
-func (s *Service) streamAudio(ctx context.Context, j *Job, w http.ResponseWriter) ([]byte, *Alignments, error) {
-	var keep bytes.Buffer
-	out := io.Writer(&flushWriter{w: w})
-	if j.Logging {
-		out = io.MultiWriter(out, &keep)
+// streamAudio sends encoded audio as each sentence is ready, and the same bytes to hist (when
+// not nil) for the history item.
+func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio) (*Alignments, error) {
+	out := io.Writer(&flushWriter{w: w, onWrite: syn.releaseSecond})
+	if hist != nil {
+		out = io.MultiWriter(out, hist)
 	}
 	var enc *audio.StreamEncoder
 	rate := 0
 	al := &Alignments{}
-	err := s.Run(ctx, j, func(c Chunk) error {
-		if enc == nil {
+	err := syn.each(func(c Chunk) error {
+		first := enc == nil
+		if first {
 			rate = c.Rate
 			var err error
 			if enc, err = audio.NewStreamEncoder(ctx, rate, j.Format, out); err != nil {
@@ -189,20 +206,26 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, w http.ResponseWriter
 		}
 		al.Alignment.append(c.Original)
 		al.NormalizedAlignment.append(c.Normalized)
-		return enc.Write(resampleIf(c.PCM, c.Rate, rate))
+		err := enc.Write(resampleIf(c.PCM, c.Rate, rate))
+		if first {
+			// The first bytes out release the second sentence; an encoder that writes nothing
+			// yet (it wants more audio) must still let it start.
+			time.AfterFunc(secondHoldMax, syn.releaseSecond)
+		}
+		return err
 	})
 	if enc != nil {
 		if cerr := enc.Close(); err == nil {
 			err = cerr
 		}
 	}
-	return keep.Bytes(), al, err
+	return al, err
 }
 
 // streamTimestamps sends one JSON line per sentence: its encoded audio and the alignment of the
-// characters it covers (times from the start of the whole audio).
-func (s *Service) streamTimestamps(ctx context.Context, j *Job, w http.ResponseWriter) ([]byte, *Alignments, error) {
-	var keep bytes.Buffer
+// characters it covers (times from the start of the whole audio). The audio also goes to hist
+// (when not nil) for the history item.
+func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio) (*Alignments, error) {
 	pending := &lockedBuffer{}
 	var enc *audio.StreamEncoder
 	rate := 0
@@ -213,13 +236,15 @@ func (s *Service) streamTimestamps(ctx context.Context, j *Job, w http.ResponseW
 		if len(b) == 0 && orig == nil {
 			return nil
 		}
-		keep.Write(b)
+		if hist != nil {
+			hist.Write(b)
+		}
 		msg := map[string]any{"audio_base64": base64.StdEncoding.EncodeToString(b), "alignment": orig, "normalized_alignment": norm}
 		data, _ := json.Marshal(msg)
 		_, err := fw.Write(append(data, '\n'))
 		return err
 	}
-	err := s.Run(ctx, j, func(c Chunk) error {
+	err := syn.each(func(c Chunk) error {
 		if enc == nil {
 			rate = c.Rate
 			var err error
@@ -242,7 +267,7 @@ func (s *Service) streamTimestamps(ctx context.Context, j *Job, w http.ResponseW
 	if err == nil {
 		err = line(nil, nil) // what the encoder still held
 	}
-	return keep.Bytes(), al, err
+	return al, err
 }
 
 func resampleIf(pcm []int16, from, to int) []int16 {
@@ -252,12 +277,17 @@ func resampleIf(pcm []int16, from, to int) []int16 {
 	return audio.Resample(pcm, from, to)
 }
 
-// flushWriter flushes after every write so each chunk reaches the client at once.
+// flushWriter flushes after every write so each chunk reaches the client at once. onWrite, if
+// set, is called at the start of every write.
 type flushWriter struct {
-	w http.ResponseWriter
+	w       http.ResponseWriter
+	onWrite func()
 }
 
 func (f *flushWriter) Write(p []byte) (int, error) {
+	if f.onWrite != nil {
+		f.onWrite()
+	}
 	n, err := f.w.Write(p)
 	if fl, ok := f.w.(http.Flusher); ok {
 		fl.Flush()
@@ -329,7 +359,13 @@ func (s *Service) GeneratePreview(ctx context.Context, v *store.Voice) ([]byte, 
 	j.Text = voice.PreviewText(v.Language)
 	j.Normalized, j.Mapping = j.Text, identity(len(j.Text))
 	j.Spans = textnorm.SplitSentences(j.Text)
-	data, _, err := s.whole(ctx, j)
+	syn, err := s.startSynthesis(ctx, j, false)
+	if err != nil {
+		return nil, err
+	}
+	defer syn.stop()
+	syn.follow(ctx)
+	data, _, err := s.whole(ctx, j, syn)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package speech
+package tts
 
 import (
 	"net/http"

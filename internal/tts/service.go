@@ -1,6 +1,6 @@
 // Package speech is text to speech: request validation, charging, the sentence-by-sentence
 // synthesis pipeline, encoding, history rows and audio, and the /v1/text-to-speech routes.
-package speech
+package tts
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -259,22 +260,80 @@ func (s *Service) Fail(j *Job) {
 	})
 }
 
-// Finish stores the audio of a logged job and marks its history row created.
-func (s *Service) Finish(ctx context.Context, j *Job, encoded []byte, al *Alignments) error {
+// historyKey is where a logged job's audio is stored.
+func historyKey(j *Job) string {
+	return "history/" + j.WorkspaceID + "/" + j.HistoryID + "." + j.Format.Ext()
+}
+
+// historyAudio receives a logged job's audio as it is sent and streams it into the blob store,
+// rather than keeping a copy of the whole audio in memory to store after the response. Nothing
+// is stored under the key before Finish commits it; a failed job's audio is discarded (abort).
+// A failing blob write does not fail the response, which the client is already receiving;
+// Finish reports it.
+type historyAudio struct {
+	s   *Service
+	ctx context.Context
+	key string
+	j   *Job
+	w   *blob.Writer // opened by the first write
+	err error        // the first blob error; later writes are dropped
+}
+
+// newHistoryAudio returns the history sink of a job, or nil when the job is not logged.
+func (s *Service) newHistoryAudio(ctx context.Context, j *Job) *historyAudio {
 	if !j.Logging {
 		return nil
 	}
-	key := "history/" + j.WorkspaceID + "/" + j.HistoryID + "." + j.Format.Ext()
-	if err := s.Blob.Put(ctx, key, encoded, j.Format.ContentType()); err != nil {
+	// A client that goes away after the last byte must not cost the item its audio.
+	return &historyAudio{s: s, ctx: context.WithoutCancel(ctx), key: historyKey(j), j: j}
+}
+
+// Write implements io.Writer; it always reports success (see historyAudio).
+func (h *historyAudio) Write(p []byte) (int, error) {
+	if h.w == nil && h.err == nil {
+		h.w, h.err = h.s.Blob.NewWriter(h.ctx, h.key, h.j.Format.ContentType())
+	}
+	if h.err == nil {
+		_, h.err = h.w.Write(p)
+	}
+	return len(p), nil
+}
+
+// commit stores what was written (an empty object if nothing was).
+func (h *historyAudio) commit() error {
+	if h.w == nil && h.err == nil {
+		h.w, h.err = h.s.Blob.NewWriter(h.ctx, h.key, h.j.Format.ContentType())
+	}
+	if h.err != nil {
+		h.abort()
+		return h.err
+	}
+	return h.w.Close()
+}
+
+// abort discards what was written; nil-safe.
+func (h *historyAudio) abort() {
+	if h != nil && h.w != nil {
+		h.w.Abort()
+		h.w = nil
+	}
+}
+
+// Finish stores the audio of a logged job (committing what was streamed into audio) and marks
+// its history row created.
+func (s *Service) Finish(ctx context.Context, j *Job, audio *historyAudio, al *Alignments) error {
+	if !j.Logging {
+		return nil
+	}
+	if err := audio.commit(); err != nil {
 		return err
 	}
 	alJSON := ""
 	if al != nil {
-		b, _ := json.Marshal(al)
-		alJSON = string(b)
+		alJSON = al.storedJSON() // json.Marshal(al), faster
 	}
-	if err := s.DB.CompleteHistory(ctx, j.WorkspaceID, j.HistoryID, key, alJSON); err != nil {
-		_ = s.Blob.Delete(context.Background(), key)
+	if err := s.DB.CompleteHistory(ctx, j.WorkspaceID, j.HistoryID, audio.key, alJSON); err != nil {
+		_ = s.Blob.Delete(context.Background(), audio.key)
 		return err
 	}
 	return nil
@@ -288,77 +347,160 @@ type Chunk struct {
 	Duration   float64
 	Normalized Alignment // the normalised text's characters covered by this chunk
 	Original   Alignment // the original text's characters covered by this chunk
+
+	normEnd, origEnd int // bytes of the normalised and original text covered up to the end of this chunk
 }
 
-// Run synthesizes the job sentence by sentence, calling emit after each one as soon as it is ready.
-func (s *Service) Run(ctx context.Context, j *Job, emit func(Chunk) error) error {
+// synthesis is a job's sentences being synthesized in order, in a goroutine that runs one
+// sentence ahead of the consumer: while sentence n is boosted, aligned and emitted (encoded,
+// sent, stored), the engine already makes sentence n+1 instead of waiting for the audio to go
+// out. A job still has at most one synthesis at a time.
+//
+// It can start before the job is charged, so that the charge's transaction and the first
+// sentence's synthesis overlap: until follow, ending the request does not interrupt the
+// sentence in progress (interrupting an espeak-ng worker kills it, and a new one must start);
+// stop drops it unread.
+type synthesis struct {
+	s       *Service
+	j       *Job
+	eng     engine.Synthesizer
+	results chan synthResult // unbuffered: the engine is at most one sentence ahead
+	done    chan struct{}    // closed by stop
+	cancel  context.CancelFunc
+	unlink  func() bool // undoes follow
+
+	second        chan struct{} // closed when the engine may start on the second sentence
+	releaseSecond func()        // closes second (once)
+}
+
+// secondHoldMax bounds how long an encoder's first bytes may hold back the second sentence
+// (see startSynthesis): an encoder that needs more audio before it writes anything must not
+// stall the stream.
+const secondHoldMax = 20 * time.Millisecond
+
+type synthResult struct {
+	res *engine.Result
+	err error
+}
+
+// startSynthesis starts synthesizing j's first sentence. With holdSecond, the second waits
+// until releaseSecond is called: a stream encoded by ffmpeg calls it when its first bytes are
+// out (or secondHoldMax after its first sentence went to the encoder). On two cores, the
+// engine's work on the second sentence otherwise competes with ffmpeg setting up its encoder
+// and coding the first frames, which delayed the first mp3 byte by ~1 ms. Formats encoded in Go
+// write their first bytes at once and have nothing to wait for.
+func (s *Service) startSynthesis(ctx context.Context, j *Job, holdSecond bool) (*synthesis, error) {
 	eng, ok := s.Engines[j.Voice.Engine]
 	if !ok {
-		return httpx.Errorf(http.StatusServiceUnavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", j.Voice.Name)
+		return nil, httpx.Errorf(http.StatusServiceUnavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", j.Voice.Name)
 	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx)) // ended by follow's ctx, or stop
+	sy := &synthesis{s: s, j: j, eng: eng, results: make(chan synthResult), done: make(chan struct{}),
+		cancel: cancel, unlink: func() bool { return false }, second: make(chan struct{})}
+	sy.releaseSecond = sync.OnceFunc(func() { close(sy.second) })
+	if !holdSecond {
+		sy.releaseSecond()
+	}
+	go func() {
+		defer cancel()
+		defer close(sy.results)
+		for i, sp := range j.Spans {
+			if i == 1 {
+				select {
+				case <-sy.second:
+				case <-sy.done:
+					return
+				}
+			}
+			select {
+			case <-sy.done:
+				return
+			default:
+			}
+			var r synthResult
+			if r.err = ctx.Err(); r.err == nil {
+				r.res, r.err = eng.Synthesize(ctx, engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody})
+				if r.err != nil {
+					r.err = fmt.Errorf("synthesize with %s: %w", eng.Name(), r.err)
+				}
+			}
+			select {
+			case sy.results <- r:
+			case <-sy.done:
+				return
+			}
+			if r.err != nil {
+				return
+			}
+		}
+	}()
+	return sy, nil
+}
+
+// follow makes the synthesis end when ctx ends (the client went away): from now on the
+// sentences are wanted.
+func (sy *synthesis) follow(ctx context.Context) {
+	sy.unlink = context.AfterFunc(ctx, sy.cancel)
+}
+
+// stop ends the synthesis without waiting: a sentence in progress finishes and is dropped
+// (unless follow's context ended, which interrupts it).
+func (sy *synthesis) stop() {
+	sy.unlink()
+	close(sy.done)
+}
+
+// each calls emit with every sentence in order; it returns the first error of the engine or emit.
+func (sy *synthesis) each(emit func(Chunk) error) error {
 	var t float64
 	normDone, origDone := 0, 0
-	for i, sp := range j.Spans {
-		if err := ctx.Err(); err != nil {
+	i := 0
+	for r := range sy.results {
+		if r.err != nil {
+			return r.err
+		}
+		c := sy.s.chunk(sy.eng.Name(), sy.j, i, r.res, t, normDone, origDone)
+		if err := emit(c); err != nil {
 			return err
 		}
-		sentence := j.Normalized[sp.Start:sp.End]
-		res, err := eng.Synthesize(ctx, engine.Request{Text: sentence, Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody})
-		if err != nil {
-			return fmt.Errorf("synthesize with %s: %w", eng.Name(), err)
-		}
-		if j.Settings.UseSpeakerBoost {
-			boost(res.Audio.Samples)
-		}
-		dur := res.Audio.Seconds()
-		if s.OnSynth != nil {
-			s.OnSynth(eng.Name(), dur)
-		}
-		// This chunk covers the normalised text up to the end of the sentence (the last one to the
-		// end of the text), so the chunks' characters add up to the whole text.
-		normEnd := sp.End
-		if i == len(j.Spans)-1 {
-			normEnd = len(j.Normalized)
-		}
-		words := make([]textnorm.Word, 0, len(res.Words))
-		for _, w := range res.Words {
-			words = append(words, textnorm.Word{Offset: sp.Start - normDone + w.Offset, Length: w.Length, Start: t + w.Start, End: t + w.End})
-		}
-		normAl := charAlignment(j.Normalized[normDone:normEnd], words, t, t+dur)
-		origEnd := len(j.Text)
-		if i < len(j.Spans)-1 {
-			origEnd = origOffset(j.Mapping, normEnd, len(j.Text))
-		}
-		origAl := mapAlignment(j.Text, origDone, origEnd, j.Mapping, normDone, normAl, t)
-		if err := emit(Chunk{PCM: res.Audio.Samples, Rate: res.Audio.SampleRate, Start: t, Duration: dur, Normalized: normAl, Original: origAl}); err != nil {
-			return err
-		}
-		t += dur
-		normDone, origDone = normEnd, max(origDone, origEnd)
+		i++
+		t += c.Duration
+		normDone, origDone = c.normEnd, max(origDone, c.origEnd)
 	}
 	return nil
 }
 
-// boost is the speaker boost: normalise the peak to -1 dBFS so quiet voices come through clearly.
-// Integer arithmetic (gain in 1/65536 steps): it runs over every sample of every request.
-func boost(samples []int16) {
-	peak := 0
-	for _, s := range samples {
-		a := int(s)
-		if a < 0 {
-			a = -a
-		}
-		peak = max(peak, a)
+// chunk turns the engine's result for sentence i of the job, which starts t seconds into the
+// audio, into a Chunk: the speaker boost, and the alignment of the texts' characters from
+// normDone and origDone (bytes of the normalised and original text covered by the chunks before
+// it) to its end.
+func (s *Service) chunk(engineName string, j *Job, i int, res *engine.Result, t float64, normDone, origDone int) Chunk {
+	sp := j.Spans[i]
+	if j.Settings.UseSpeakerBoost {
+		boost(res.Audio.Samples)
 	}
-	if peak < 64 {
-		return // silence stays silence
+	dur := res.Audio.Seconds()
+	if s.OnSynth != nil {
+		s.OnSynth(engineName, dur)
 	}
-	gain := int64(1913350000) / int64(peak) // 0.891 (−1 dBFS) × 32767 × 65536
-	gain = min(gain, 4<<16)
-	for i, s := range samples {
-		v := (int64(s) * gain) >> 16
-		samples[i] = int16(max(-32768, min(32767, v)))
+	// This chunk covers the normalised text up to the end of the sentence (the last one to the
+	// end of the text), so the chunks' characters add up to the whole text.
+	normEnd := sp.End
+	if i == len(j.Spans)-1 {
+		normEnd = len(j.Normalized)
 	}
+	words := make([]textnorm.Word, 0, len(res.Words))
+	for _, w := range res.Words {
+		words = append(words, textnorm.Word{Offset: sp.Start - normDone + w.Offset, Length: w.Length, Start: t + w.Start, End: t + w.End})
+	}
+	normAl := charAlignment(j.Normalized[normDone:normEnd], words, t, t+dur)
+	origEnd := len(j.Text)
+	if i < len(j.Spans)-1 {
+		origEnd = origOffset(j.Mapping, normEnd, len(j.Text))
+	}
+	origAl := mapAlignment(j.Text, origDone, origEnd, j.Mapping, normDone, normAl, t)
+	return Chunk{PCM: res.Audio.Samples, Rate: res.Audio.SampleRate, Start: t, Duration: dur,
+		Normalized: normAl, Original: origAl, normEnd: normEnd, origEnd: origEnd}
 }
 
 func identity(n int) []int {
