@@ -10,6 +10,7 @@ import (
 	"timbre/internal/auth"
 	"timbre/internal/history"
 	"timbre/internal/jobs"
+	"timbre/internal/metering"
 	"timbre/internal/store"
 	"timbre/internal/tts"
 	"timbre/internal/webhook"
@@ -20,20 +21,27 @@ const PurgeInterval = 10 * time.Minute
 
 // StartJobs starts River's workers in this process: voice previews, history clean-up, webhook
 // deliveries, account mails (password reset, verification) and the deletion of expired
-// security rows. It enqueues previews for premade voices
+// security rows, and the settling of interrupted work (metering). It enqueues previews for premade voices
 // that have none, and the periodic purge and clean-up.
 func (a *App) StartJobs(ctx context.Context) error {
+	// Work a crashed process left open is settled before this one takes requests.
+	if n, err := metering.SettleStale(ctx, a.DB, a.Cfg.SettleAfter, time.Now()); err != nil {
+		return err
+	} else if n > 0 {
+		a.Log.Info("settled interrupted work", "reservations", n)
+	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &tts.PreviewWorker{Svc: a.Speech})
 	river.AddWorker(workers, &history.PurgeWorker{DB: a.DB, Blob: a.Blob, Retention: a.Cfg.HistoryRetention})
 	river.AddWorker(workers, &webhook.DeliverWorker{Svc: a.Webhooks})
 	river.AddWorker(workers, &auth.AccountMailWorker{Svc: a.Auth})
 	river.AddWorker(workers, &CleanupWorker{DB: a.DB, Log: a.Log})
+	river.AddWorker(workers, &metering.SettleWorker{DB: a.DB, Log: a.Log, StaleAfter: a.Cfg.SettleAfter})
 	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
 		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeInterval),
 			func() (river.JobArgs, *river.InsertOpts) { return history.PurgeArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true}),
-			CleanupJob()},
+			CleanupJob(), metering.SettleJob()},
 	})
 	if err != nil {
 		return err

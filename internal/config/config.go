@@ -39,6 +39,7 @@ type Config struct {
 	ShutdownTimeout  time.Duration // TIMBRE_SHUTDOWN_TIMEOUT: how long SIGTERM waits for in-flight requests
 	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
 	HistoryRetention time.Duration // TIMBRE_HISTORY_RETENTION: deleted history audio is purged after this
+	SettleAfter      time.Duration // TIMBRE_SETTLE_AFTER: open charges of work silent this long (a crashed process) are settled
 
 	SecretKey           string // TIMBRE_SECRET_KEY: server key for encrypted secrets; empty = <data>/secret.key
 	WebhookAllowPrivate bool   // TIMBRE_WEBHOOK_ALLOW_PRIVATE: webhooks may reach private/loopback addresses
@@ -108,11 +109,12 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int
-	var shutdown, retention string
+	var shutdown, retention, settle string
 	settings = append(settings,
 		setting{"max-body-bytes", "TIMBRE_MAX_BODY_BYTES", "largest accepted JSON request body in bytes", num(&maxBody, 1<<20), []Kind{Serve}},
 		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
 		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
+		setting{"settle-after", "TIMBRE_SETTLE_AFTER", "open charges whose generation gave no sign of life this long (a crashed process) are settled: delivered part charged, rest refunded", str(&settle, "2m"), run},
 	)
 	for _, s := range settings {
 		if !has(s.kinds, kind) {
@@ -131,6 +133,9 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 			return err
 		}
 		if c.HistoryRetention, err = parseDuration("history-retention", retention, 24*time.Hour); err != nil {
+			return err
+		}
+		if c.SettleAfter, err = parseDuration("settle-after", settle, 2*time.Minute); err != nil {
 			return err
 		}
 		return nil

@@ -109,6 +109,8 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 	if err := s.Begin(r.Context(), j); err != nil {
 		return err
 	}
+	delivered := s.track(j)
+	defer delivered.close()
 	syn.follow(r.Context())
 	hdr := w.Header()
 	hdr.Set("request-id", j.RequestID)
@@ -141,18 +143,22 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 		}
 	case !timestamps:
 		hdr.Set("Content-Type", j.Format.ContentType())
-		al, err = s.streamAudio(r.Context(), j, syn, w, hist)
+		al, err = s.streamAudio(r.Context(), j, syn, w, hist, delivered)
 	default:
 		hdr.Set("Content-Type", "application/json")
-		al, err = s.streamTimestamps(r.Context(), j, syn, w, hist)
+		al, err = s.streamTimestamps(r.Context(), j, syn, w, hist, delivered)
 	}
 	if err != nil {
-		hist.abort()
-		s.Fail(j)
 		if tw.wrote {
+			// The client has part of the audio: that part is charged and kept, the rest refunded.
 			httpx.Logger(r.Context()).Error("stream failed after it started", "err", err)
+			if err := s.settlePartial(context.WithoutCancel(r.Context()), j, delivered, hist, al); err != nil {
+				httpx.Logger(r.Context()).Error("settling a cut stream failed", "err", err, "history_item_id", j.HistoryID)
+			}
 			return nil // the status line is gone; the client sees a cut stream
 		}
+		hist.abort()
+		s.Fail(j)
 		for _, k := range []string{"history-item-id", "character-cost", "Content-Length"} {
 			hdr.Del(k)
 		}
@@ -186,12 +192,17 @@ func (s *Service) whole(ctx context.Context, j *Job, syn *synthesis) ([]byte, *A
 }
 
 // streamAudio sends encoded audio as each sentence is ready, and the same bytes to hist (when
-// not nil) for the history item.
-func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio) (*Alignments, error) {
+// not nil) for the history item. It marks each sentence delivered once its audio was written to
+// the client: at once for the formats encoded in Go; for mp3 and opus, whose encoder holds some
+// audio back, when the next sentence was taken without a write error (so a cut stream is never
+// charged for a sentence whose end the client may not have received).
+func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio, d *delivery) (*Alignments, error) {
 	out := io.Writer(&flushWriter{w: w, onWrite: syn.releaseSecond})
 	if hist != nil {
 		out = io.MultiWriter(out, hist)
 	}
+	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.Codec == audio.CodecOpus
+	var pending [3]int // lagging: the sentence taken last, delivered when the next one is
 	var enc *audio.StreamEncoder
 	rate := 0
 	al := &Alignments{}
@@ -207,6 +218,13 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 		al.Alignment.append(c.Original)
 		al.NormalizedAlignment.append(c.Normalized)
 		err := enc.Write(resampleIf(c.PCM, c.Rate, rate))
+		if err == nil {
+			cur := [3]int{c.origEnd, len(al.Alignment.Characters), len(al.NormalizedAlignment.Characters)}
+			if lagging {
+				cur, pending = pending, cur
+			}
+			d.sent(cur[0], cur[1], cur[2])
+		}
 		if first {
 			// The first bytes out release the second sentence; an encoder that writes nothing
 			// yet (it wants more audio) must still let it start.
@@ -224,8 +242,8 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 
 // streamTimestamps sends one JSON line per sentence: its encoded audio and the alignment of the
 // characters it covers (times from the start of the whole audio). The audio also goes to hist
-// (when not nil) for the history item.
-func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio) (*Alignments, error) {
+// (when not nil) for the history item. A sentence is delivered once its line was written.
+func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio, d *delivery) (*Alignments, error) {
 	pending := &lockedBuffer{}
 	var enc *audio.StreamEncoder
 	rate := 0
@@ -257,7 +275,11 @@ func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, 
 		if err := enc.Write(resampleIf(c.PCM, c.Rate, rate)); err != nil {
 			return err
 		}
-		return line(&c.Original, &c.Normalized)
+		if err := line(&c.Original, &c.Normalized); err != nil {
+			return err
+		}
+		d.sent(c.origEnd, len(al.Alignment.Characters), len(al.NormalizedAlignment.Characters))
+		return nil
 	})
 	if enc != nil {
 		if cerr := enc.Close(); err == nil {

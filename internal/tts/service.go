@@ -5,7 +5,6 @@ package tts
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -14,11 +13,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"timbre/internal/account"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
 	"timbre/internal/engine"
 	"timbre/internal/httpx"
+	"timbre/internal/metering"
 	"timbre/internal/plan"
 	"timbre/internal/store"
 	"timbre/internal/textnorm"
@@ -82,6 +81,7 @@ type Job struct {
 	HistoryID           string // set by Begin when logging
 	CharFrom, CharTo    int64
 	tier                plan.Tier
+	reservation         *metering.Reservation // held by Begin until Finish, Fail or settlePartial
 }
 
 // Prepare validates a request and resolves everything needed to run it; nothing is charged or stored.
@@ -191,75 +191,6 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 	return j, nil
 }
 
-// Begin charges the job and, when logging, adds its history row in the same transaction.
-func (s *Service) Begin(ctx context.Context, j *Job) error {
-	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
-		from, to, err := tx.Charge(ctx, j.WorkspaceID, j.Cost, j.tier.CharacterLimit, s.now())
-		if errors.Is(err, store.ErrQuotaExceeded) {
-			used, _ := tx.CharacterCount(ctx, j.WorkspaceID)
-			return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
-				"This request exceeds your quota of %d. You have %d credits remaining, while %d credits are required for this request.",
-				j.tier.CharacterLimit, max(0, j.tier.CharacterLimit-used), j.Cost)
-		}
-		if err != nil {
-			return err
-		}
-		if j.APIKeyID != "" {
-			// The key's own quota, in the same transaction: both charges commit or neither.
-			err := tx.ChargeAPIKey(ctx, j.WorkspaceID, j.APIKeyID, j.Cost)
-			if errors.Is(err, store.ErrKeyQuotaExceeded) {
-				limit, used, _ := tx.APIKeyUsage(ctx, j.WorkspaceID, j.APIKeyID)
-				var l int64
-				if limit != nil {
-					l = *limit
-				}
-				return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
-					"This request exceeds your API key's quota of %d. You have %d credits remaining on this key, while %d credits are required for this request.",
-					l, max(0, l-used), j.Cost)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		j.CharFrom, j.CharTo = from, to
-		if !j.Logging {
-			return nil
-		}
-		j.HistoryID = store.NewID()
-		settings, _ := json.Marshal(j.Settings)
-		return tx.InsertHistory(ctx, &store.HistoryItem{
-			ID: j.HistoryID, WorkspaceID: j.WorkspaceID, UserID: j.UserID, RequestID: j.RequestID,
-			VoiceID: j.Voice.ID, VoiceName: j.Voice.Name, VoiceCategory: j.Voice.Category, ModelID: j.Model.ID,
-			Text: j.Text, Settings: string(settings), DateUnix: s.now().Unix(), CharFrom: from, CharTo: to,
-			ContentType: j.Format.ContentType(), OutputFormat: j.Format.Name, Source: j.Source, State: store.StateProcessing,
-		})
-	})
-	if err == nil && j.UserID != "" {
-		account.CompleteItem(ctx, s.DB, j.UserID, account.ItemGenerateSpeech) // onboarding checklist
-	}
-	return err
-}
-
-// Fail undoes Begin: the characters come back and the history row goes, in one transaction.
-func (s *Service) Fail(j *Job) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.Refund(ctx, j.WorkspaceID, j.Cost); err != nil {
-			return err
-		}
-		if j.APIKeyID != "" {
-			if err := tx.RefundAPIKey(ctx, j.WorkspaceID, j.APIKeyID, j.Cost); err != nil {
-				return err
-			}
-		}
-		if j.HistoryID != "" {
-			return tx.DeleteHistoryRow(ctx, j.WorkspaceID, j.HistoryID)
-		}
-		return nil
-	})
-}
-
 // historyKey is where a logged job's audio is stored.
 func historyKey(j *Job) string {
 	return "history/" + j.WorkspaceID + "/" + j.HistoryID + "." + j.Format.Ext()
@@ -317,26 +248,6 @@ func (h *historyAudio) abort() {
 		h.w.Abort()
 		h.w = nil
 	}
-}
-
-// Finish stores the audio of a logged job (committing what was streamed into audio) and marks
-// its history row created.
-func (s *Service) Finish(ctx context.Context, j *Job, audio *historyAudio, al *Alignments) error {
-	if !j.Logging {
-		return nil
-	}
-	if err := audio.commit(); err != nil {
-		return err
-	}
-	alJSON := ""
-	if al != nil {
-		alJSON = al.storedJSON() // json.Marshal(al), faster
-	}
-	if err := s.DB.CompleteHistory(ctx, j.WorkspaceID, j.HistoryID, audio.key, alJSON); err != nil {
-		_ = s.Blob.Delete(context.Background(), audio.key)
-		return err
-	}
-	return nil
 }
 
 // Chunk is the audio of one sentence and its place in the texts.
