@@ -242,8 +242,11 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 
 // streamTimestamps sends one JSON line per sentence: its encoded audio and the alignment of the
 // characters it covers (times from the start of the whole audio). The audio also goes to hist
-// (when not nil) for the history item. A sentence is delivered once its line was written.
+// (when not nil) for the history item. A sentence is delivered once its line was written (for
+// mp3 and opus, whose encoder holds audio back into the next line, once the next line was).
 func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio, d *delivery) (*Alignments, error) {
+	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.Codec == audio.CodecOpus
+	var held [3]int // lagging: the sentence whose line went out last, delivered with the next
 	pending := &lockedBuffer{}
 	var enc *audio.StreamEncoder
 	rate := 0
@@ -278,7 +281,11 @@ func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, 
 		if err := line(&c.Original, &c.Normalized); err != nil {
 			return err
 		}
-		d.sent(c.origEnd, len(al.Alignment.Characters), len(al.NormalizedAlignment.Characters))
+		cur := [3]int{c.origEnd, len(al.Alignment.Characters), len(al.NormalizedAlignment.Characters)}
+		if lagging {
+			cur, held = held, cur
+		}
+		d.sent(cur[0], cur[1], cur[2])
 		return nil
 	})
 	if enc != nil {
