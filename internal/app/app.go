@@ -25,6 +25,7 @@ import (
 	"timbre/internal/httpx"
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
+	"timbre/internal/metering"
 	"timbre/internal/netguard"
 	"timbre/internal/secret"
 	"timbre/internal/server"
@@ -160,6 +161,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&workspace.Handlers{Svc: wsSvc, MaxBody: cfg.MaxBodyBytes, SessionCookie: auth.SessionCookie},
 		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
+		&metering.Handlers{DB: a.DB},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,3 +96,63 @@ func TestCutStreamChargesWhatWasDelivered(t *testing.T) {
 		})
 	}
 }
+
+// GET /v1/usage/character-stats sums the ledger: per day, per model, cumulative; bad input is a
+// 422 naming the field.
+func TestCharacterStatsFromLedger(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	for _, b := range []map[string]any{
+		{"text": "Twenty characters!!!"}, // 20 credits
+		{"text": "Forty characters of flash text, halved.!", "model_id": "eleven_flash_v2_5"}, // 40 characters, 20 credits
+	} {
+		expect(t, e.do("POST", "/v1/text-to-speech/"+sarah+"?output_format=pcm_16000", e.key, b), 200)
+	}
+	now := time.Now().UTC()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	window := func(extra string) string {
+		return "/v1/usage/character-stats?start_unix=" + itoa(day.Add(-24*time.Hour).UnixMilli()) + "&end_unix=" + itoa(day.Add(24*time.Hour).UnixMilli()) + extra
+	}
+	type stats struct {
+		Time  []int64              `json:"time"`
+		Usage map[string][]float64 `json:"usage"`
+	}
+	get := func(extra string) stats {
+		t.Helper()
+		r := e.do("GET", window(extra), e.key, nil)
+		expect(t, r, 200)
+		var s stats
+		if err := json.Unmarshal(r.body, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := get("")
+	if len(s.Time) != 2 || s.Time[1] != day.UnixMilli() || len(s.Usage["All"]) != 2 || s.Usage["All"][0] != 0 || s.Usage["All"][1] != 40 {
+		t.Fatalf("credits per day: %+v", s)
+	}
+	if s := get("&metric=tts_characters&aggregation_interval=cumulative"); len(s.Time) != 1 || s.Usage["All"][0] != 60 {
+		t.Fatalf("characters in total: %+v", s)
+	}
+	if s := get("&breakdown_type=model&aggregation_interval=cumulative&metric=request_count"); s.Usage["eleven_multilingual_v2"][0] != 1 || s.Usage["eleven_flash_v2_5"][0] != 1 {
+		t.Fatalf("requests per model: %+v", s)
+	}
+	if s := get("&breakdown_type=user&include_workspace_metrics=true&aggregation_interval=month"); s.Usage[e.user.ID][len(s.Time)-1] != 40 {
+		t.Fatalf("credits per user per month: %+v", s)
+	}
+	for _, c := range []struct{ query, field string }{
+		{"/v1/usage/character-stats?end_unix=1", "start_unix"},
+		{"/v1/usage/character-stats?start_unix=5&end_unix=1", "end_unix"},
+		{window("&breakdown_type=region"), "breakdown_type"},
+		{window("&breakdown_type=user"), "breakdown_type"},
+		{window("&metric=ttfb_avg"), "metric"},
+		{"/v1/usage/character-stats?start_unix=0&end_unix=" + itoa(now.UnixMilli()) + "&aggregation_interval=hour", "aggregation_interval"},
+	} {
+		r := e.do("GET", c.query, e.key, nil)
+		expect(t, r, http.StatusUnprocessableEntity)
+		if f := fieldError(t, r); len(f) < 2 || f[1] != c.field {
+			t.Errorf("%s: error names %v, want %s", c.query, f, c.field)
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -237,3 +237,45 @@ func (tx *Tx) SettleHistory(ctx context.Context, workspaceID, id, text string, c
 func (tx *Tx) ProcessingHistory(ctx context.Context, workspaceID, id string) (*HistoryItem, error) {
 	return scanHistory(tx.queryRow(ctx, `SELECT `+historyCols+` FROM history WHERE workspace_id = ? AND id = ? AND state = ?`, workspaceID, id, StateProcessing))
 }
+
+// UsagePoint is one series' total in one time bucket.
+type UsagePoint struct {
+	Bucket  int64  // the bucket's start, unix seconds
+	Series  string // the group's value ("" when not grouped)
+	Units   int64
+	Credits int64
+	Count   int64 // ledger entries
+}
+
+// UsageQuery selects ledger entries of a workspace for LedgerSeries.
+type UsageQuery struct {
+	WorkspaceID   string
+	UserID        string // "" for every user
+	Product       string // "" for every product
+	From, To      time.Time
+	BucketSeconds int64      // hour or day buckets, aligned to UTC
+	By            UsageGroup // "" for one series
+}
+
+// LedgerSeries sums the selected entries by time bucket and group.
+func (db *DB) LedgerSeries(ctx context.Context, q UsageQuery) ([]UsagePoint, error) {
+	series := `''`
+	switch q.By {
+	case "":
+	case UsageByProduct, UsageByAPIKey, UsageByVoice, UsageByUser, UsageByModel:
+		series = string(q.By)
+	default:
+		return nil, fmt.Errorf("store: unknown usage group %q", q.By)
+	}
+	if q.BucketSeconds <= 0 {
+		return nil, fmt.Errorf("store: bucket of %d seconds", q.BucketSeconds)
+	}
+	sql := `SELECT created_at_unix - created_at_unix % CAST(? AS BIGINT) AS b, ` + series + ` AS s,
+		COALESCE(SUM(delivered_units), 0), COALESCE(SUM(delivered_credits), 0), COUNT(*) FROM metering_ledger
+		WHERE workspace_id = ? AND created_at_unix >= ? AND created_at_unix < ? AND (? = '' OR user_id = ?) AND (? = '' OR product = ?)
+		GROUP BY b, s ORDER BY b, s`
+	return collect(func(r rowScanner) (*UsagePoint, error) {
+		p := &UsagePoint{}
+		return p, r.Scan(&p.Bucket, &p.Series, &p.Units, &p.Credits, &p.Count)
+	})(db.query(ctx, sql, q.BucketSeconds, q.WorkspaceID, q.From.Unix(), q.To.Unix(), q.UserID, q.UserID, q.Product, q.Product))
+}
