@@ -1222,6 +1222,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage/character-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Characters Usage Metrics (Deprecated)
+         * @deprecated
+         * @description (Deprecated) This endpoint is deprecated. Use /v1/workspace/analytics/query/usage-by-product-over-time instead, which exposes the bucket size as `interval_seconds` (an integer in seconds) rather than `aggregation_interval`. Returns the usage metrics for the current user or the entire workspace they are part of. The response provides a time axis based on the specified aggregation interval (default: day), with usage values for each interval along that axis. Usage is broken down by the selected breakdown type. For example, breakdown type "voice" will return the usage of each voice for each interval along the time axis.
+         */
+        get: operations["usage_characters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/referral-link": {
         parameters: {
             query?: never;
@@ -3377,6 +3398,12 @@ export interface components {
              */
             apply_language_text_normalization?: boolean;
         };
+        /**
+         * BreakdownTypes
+         * @description How to break down the information. Cannot be "user" or "api_key" if include_workspace_metrics is False.
+         * @enum {string}
+         */
+        BreakdownTypes: "none" | "voice" | "voice_multiplier" | "user" | "groups" | "api_keys" | "all_api_keys" | "product_type" | "model" | "resource" | "request_queue" | "region" | "subresource_id" | "reporting_workspace_id" | "has_api_key" | "request_source";
         /** CanAccessWorkspaceSettings */
         CanAccessWorkspaceSettings: {
             can_access_workspace_settings: boolean;
@@ -4451,6 +4478,11 @@ export interface components {
              */
             files: components["schemas"]["ManualVerificationFileResponseModel"][];
         };
+        /**
+         * MetricType
+         * @enum {string}
+         */
+        MetricType: "credits" | "tts_characters" | "minutes_used" | "request_count" | "ttfb_avg" | "ttfb_p95" | "fiat_units_spent" | "concurrency" | "concurrency_average";
         /**
          * ModelRatesResponseModel
          * @example {
@@ -5758,6 +5790,41 @@ export interface components {
              * @description URL query string
              */
             query_string?: string | null;
+        };
+        /**
+         * UsageAggregationInterval
+         * @description The time interval over which to aggregate the usage data.
+         * @enum {string}
+         */
+        UsageAggregationInterval: "hour" | "day" | "week" | "month" | "cumulative";
+        /**
+         * UsageCharactersResponseModel
+         * @example {
+         *       "time": [
+         *         1738252091000,
+         *         1739404800000
+         *       ],
+         *       "usage": {
+         *         "All": [
+         *           49,
+         *           1053
+         *         ]
+         *       }
+         *     }
+         */
+        UsageCharactersResponseModel: {
+            /**
+             * Time
+             * @description The time axis with unix timestamps for each day.
+             */
+            time: number[];
+            /**
+             * Usage
+             * @description The usage of each breakdown type along the time axis.
+             */
+            usage: {
+                [key: string]: number[];
+            };
         };
         /**
          * UserAccessManagementActivityId
@@ -9524,6 +9591,51 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    usage_characters: {
+        parameters: {
+            query: {
+                /** @description UTC Unix timestamp for the start of the usage window, in milliseconds. To include the first day of the window, the timestamp should be at 00:00:00 of that day. */
+                start_unix: number;
+                /** @description UTC Unix timestamp for the end of the usage window, in milliseconds. To include the last day of the window, the timestamp should be at 23:59:59 of that day. */
+                end_unix: number;
+                /** @description Whether or not to include the statistics of the entire workspace. */
+                include_workspace_metrics?: boolean;
+                /** @description How to break down the information. Cannot be "user" if include_workspace_metrics is False. */
+                breakdown_type?: components["schemas"]["BreakdownTypes"];
+                /** @description How to aggregate usage data over time. Can be "hour", "day", "week", "month", or "cumulative". */
+                aggregation_interval?: components["schemas"]["UsageAggregationInterval"];
+                /** @description Aggregation bucket size in seconds. Overrides the aggregation interval. */
+                aggregation_bucket_size?: number | null;
+                /** @description Which metric to aggregate. */
+                metric?: components["schemas"]["MetricType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageCharactersResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
