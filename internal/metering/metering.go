@@ -157,13 +157,18 @@ func Refund(ctx context.Context, tx *store.Tx, r *Reservation, now time.Time) (b
 // crashed or was killed): each is committed for what it recorded as delivered and the rest is
 // refunded. The history row it was producing is deleted when nothing was delivered, and
 // otherwise kept, state created, with the text that was delivered (its audio did not survive
-// the process). It returns how many it settled.
+// the process). History rows left processing without an open reservation (from before the
+// ledger) are deleted and their characters refunded. It returns how many it settled.
 func SettleStale(ctx context.Context, db *store.DB, staleAfter time.Duration, now time.Time) (int, error) {
 	settled := 0
 	for {
 		stale, err := db.StaleLedger(ctx, now.Add(-staleAfter), 100)
-		if err != nil || len(stale) == 0 {
+		if err != nil {
 			return settled, err
+		}
+		if len(stale) == 0 {
+			n, err := dropOrphanedHistory(ctx, db, now.Add(-staleAfter))
+			return settled + n, err
 		}
 		for _, e := range stale {
 			err := db.InTx(ctx, func(tx *store.Tx) error {
@@ -177,6 +182,29 @@ func SettleStale(ctx context.Context, db *store.DB, staleAfter time.Duration, no
 				return settled, err
 			}
 			settled++
+		}
+	}
+}
+
+// dropOrphanedHistory deletes history rows left processing by a process that crashed before
+// generations were metered through the ledger, refunding their characters (what was delivered
+// is unknown).
+func dropOrphanedHistory(ctx context.Context, db *store.DB, before time.Time) (int, error) {
+	n := 0
+	for {
+		rows, err := db.OrphanedHistory(ctx, before, 100)
+		if err != nil || len(rows) == 0 {
+			return n, err
+		}
+		for _, h := range rows {
+			err := db.InTx(ctx, func(tx *store.Tx) error {
+				_, err := tx.DropOrphanedHistory(ctx, &h)
+				return err
+			})
+			if err != nil {
+				return n, err
+			}
+			n++
 		}
 	}
 }

@@ -295,6 +295,19 @@ func TestSettleStale(t *testing.T) {
 			return r
 		}
 		partial, none, alive := open("h-partial"), open("h-none"), open("h-alive")
+		// A row a crashed process left before the ledger existed: charged, no reservation.
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			from, to, err := tx.Charge(ctx, f.ws.ID, 12, -1, start)
+			if err != nil {
+				return err
+			}
+			return tx.InsertHistory(ctx, &store.HistoryItem{ID: "h-legacy", WorkspaceID: f.ws.ID, UserID: f.user.ID, RequestID: "r", VoiceID: "v1",
+				VoiceName: "V", VoiceCategory: "premade", ModelID: "m1", Text: "Twelve chars", Settings: "{}", DateUnix: start.Unix(), CharFrom: from, CharTo: to,
+				ContentType: "audio/mpeg", OutputFormat: "mp3_44100_128", Source: "TTS", State: store.StateProcessing})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := metering.Progress(ctx, db, partial, 5, 5, start.Add(10*time.Second)); err != nil {
 			t.Fatal(err)
 		}
@@ -302,8 +315,11 @@ func TestSettleStale(t *testing.T) {
 			t.Fatal(err)
 		}
 		n, err := metering.SettleStale(ctx, db, time.Minute, start.Add(2*time.Minute))
-		if err != nil || n != 2 {
-			t.Fatalf("settled %d (%v), want 2", n, err)
+		if err != nil || n != 3 {
+			t.Fatalf("settled %d (%v), want 3", n, err)
+		}
+		if _, err := db.History(ctx, f.ws.ID, "h-legacy"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the row left without a reservation: %v", err)
 		}
 		if ws, _, _ := f.counts(t, start); ws != 5+28 {
 			t.Fatalf("workspace count %d, want 33 (5 delivered + 28 still open)", ws)

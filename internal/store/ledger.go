@@ -279,3 +279,27 @@ func (db *DB) LedgerSeries(ctx context.Context, q UsageQuery) ([]UsagePoint, err
 		return p, r.Scan(&p.Bucket, &p.Series, &p.Units, &p.Credits, &p.Count)
 	})(db.query(ctx, sql, q.BucketSeconds, q.WorkspaceID, q.From.Unix(), q.To.Unix(), q.UserID, q.UserID, q.Product, q.Product))
 }
+
+// OrphanedHistory lists history rows still processing since before that no open reservation is
+// producing: rows a crashed process left before generations were metered through the ledger.
+func (db *DB) OrphanedHistory(ctx context.Context, before time.Time, limit int) ([]HistoryItem, error) {
+	return collect(scanHistory)(db.query(ctx, `SELECT `+historyCols+` FROM history WHERE state = ? AND date_unix < ?
+		AND NOT EXISTS (SELECT 1 FROM metering_ledger l WHERE l.state = ? AND l.history_id = history.id) ORDER BY date_unix LIMIT ?`,
+		StateProcessing, before.Unix(), LedgerReserved, limit))
+}
+
+// DropOrphanedHistory deletes such a row, if it is still processing, and gives its characters
+// back to the workspace when it was charged in the current period. It reports whether it did.
+func (tx *Tx) DropOrphanedHistory(ctx context.Context, h *HistoryItem) (bool, error) {
+	res, err := tx.exec(ctx, `DELETE FROM history WHERE workspace_id = ? AND id = ? AND state = ?`, h.WorkspaceID, h.ID, StateProcessing)
+	if err != nil {
+		return false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return false, err
+	}
+	back := h.CharTo - h.CharFrom
+	_, err = tx.exec(ctx, `UPDATE workspaces SET character_count = CASE WHEN character_count >= CAST(? AS BIGINT) THEN character_count - CAST(? AS BIGINT) ELSE 0 END
+		WHERE id = ? AND period_start_unix <= ?`, back, back, h.WorkspaceID, h.DateUnix)
+	return true, err
+}
