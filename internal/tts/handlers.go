@@ -194,8 +194,8 @@ func (s *Service) whole(ctx context.Context, j *Job, syn *synthesis) ([]byte, *A
 // streamAudio sends encoded audio as each sentence is ready, and the same bytes to hist (when
 // not nil) for the history item. It marks each sentence delivered once its audio was written to
 // the client: at once for the formats encoded in Go; for mp3 and opus, whose encoder holds some
-// audio back, when the next sentence was taken without a write error (so a cut stream is never
-// charged for a sentence whose end the client may not have received).
+// audio back, one sentence later, when the next sentence was fed to the encoder without an error
+// (a write error surfaces there; the count is an estimate for these two formats).
 func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio, d *delivery) (*Alignments, error) {
 	out := io.Writer(&flushWriter{w: w, onWrite: syn.releaseSecond})
 	if hist != nil {
