@@ -222,4 +222,3 @@ func (db *DB) MarkAllMessagesRead(ctx context.Context, userID string, now time.T
 	}
 	return res.RowsAffected()
 }
-
