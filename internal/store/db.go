@@ -154,6 +154,10 @@ type Tx struct {
 	missed []string // queries run without a cached statement (see stmt)
 }
 
+// SQL is the transaction's database/sql handle, for writes that must commit with the store's
+// but go through another library (the job queue's InsertTx).
+func (tx *Tx) SQL() *sql.Tx { return tx.tx }
+
 // InTx runs fn in one write transaction, committing when fn returns nil.
 func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	sqlTx, err := db.write.BeginTx(ctx, nil)
