@@ -35,6 +35,7 @@ func TestCheck(t *testing.T) {
 		{"Timbre's history resource type", httptest.NewRequest("GET", "/v1/workspace/resources/x?resource_type=history", nil), 200,
 			`{"resource_id":"x","resource_name":null,"resource_type":"history","creator_user_id":null,"anonymous_access_level_override":null,"role_to_group_ids":{},"share_options":[]}`,
 			""},
+		{"a stream of JSON lines, one of them wrong", models, 200, "[]\n[{\"model_id\":7}]\n", "model_id"},
 		{"a route outside the document", httptest.NewRequest("GET", "/app/voices", nil), 200, `{"anything":1}`, ""},
 	}
 	for _, c := range cases {
