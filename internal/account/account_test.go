@@ -13,6 +13,7 @@ import (
 
 	"timbre/internal/account"
 	"timbre/internal/apikey"
+	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -97,6 +98,7 @@ func (e *env) do(key, method, path string, body any, headers ...string) (int, ma
 	}
 	w := httptest.NewRecorder()
 	e.mux.ServeHTTP(w, r)
+	apitest.Recorded(e.t, r, w)
 	var m map[string]any
 	_ = json.Unmarshal(w.Body.Bytes(), &m)
 	return w.Code, m

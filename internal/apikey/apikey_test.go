@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"timbre/internal/apikey"
+	"timbre/internal/apitest"
 	"timbre/internal/audio"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
@@ -101,6 +102,7 @@ func (h *harness) do(method, path, key string, body any) result {
 	}
 	w := httptest.NewRecorder()
 	h.mux.ServeHTTP(w, r)
+	apitest.Recorded(h.t, r, w)
 	return result{w.Code, w.Body.Bytes()}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"timbre/internal/apitest"
 	"timbre/internal/app"
 	"timbre/internal/audio"
 	"timbre/internal/config"
@@ -55,7 +56,7 @@ func TestOpenAICompatibleEngine(t *testing.T) {
 	defer a.Close()
 	srv := httptest.NewServer(a.Handler())
 	defer srv.Close()
-	e := &env{t: t, app: a, srv: srv, client: srv.Client()}
+	e := &env{t: t, app: a, srv: srv, client: apitest.Client(t, srv.Client())}
 	e.user, e.key = e.newUser("gpu@example.com")
 
 	id := voice.StableID("premade:openai:af_bella")

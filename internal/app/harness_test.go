@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/apitest"
 	"timbre/internal/app"
 	"timbre/internal/config"
 	"timbre/internal/engine"
@@ -58,7 +59,8 @@ func newEnv(t *testing.T, dialect store.Dialect) *env {
 	srv.Config.Handler = a.Handler()
 	srv.Start()
 	t.Cleanup(func() { srv.Close(); a.Close() })
-	e := &env{t: t, app: a, srv: srv, dbURL: cfg.DatabaseURL, client: srv.Client()}
+	// Every response the tests receive is checked against openapi.json.
+	e := &env{t: t, app: a, srv: srv, dbURL: cfg.DatabaseURL, client: apitest.Client(t, srv.Client())}
 	e.user, e.key = e.newUser("owner@example.com")
 	return e
 }

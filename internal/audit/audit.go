@@ -163,16 +163,16 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	names := h.actorNames(r, entries)
-	out := make([]map[string]any, 0, len(entries))
+	page := Page{Entries: make([]Entry, 0, len(entries)), HasMore: more}
 	for _, e := range entries {
 		who := names[e.ActorUserID]
-		out = append(out, Render(e, who.email, who.name))
+		page.Entries = append(page.Entries, Render(e, who.email, who.name))
 	}
-	var next any
 	if more {
-		next = strconv.FormatInt(lastSeq, 10)
+		next := strconv.FormatInt(lastSeq, 10)
+		page.NextCursor = &next
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"entries": out, "has_more": more, "next_cursor": next})
+	httpx.WriteJSON(w, http.StatusOK, page)
 	return nil
 }
 
@@ -292,7 +292,7 @@ func activityLabel(class, activity string) string {
 // Render maps a stored entry onto the API's WorkspaceAuditLogEntryResponse (OCSF 1.6: class and
 // activity ids, type_uid = class_uid × 100 + activity_id, actor, device, status).
 // actorEmail and actorName fill in what the entry itself did not record (may be empty).
-func Render(e store.AuditEntry, actorEmail, actorName string) map[string]any {
+func Render(e store.AuditEntry, actorEmail, actorName string) Entry {
 	cl := ocsfClass(e.ClassName)
 	activityID, ok := cl.activities[e.Activity]
 	if !ok {
@@ -320,32 +320,32 @@ func Render(e store.AuditEntry, actorEmail, actorName string) map[string]any {
 	if email == "" {
 		email = actorEmail
 	}
-	user := map[string]any{"type_id": 1, "type": "User"}
+	user := User{TypeID: 1, Type: "User"}
 	by := email
 	switch {
 	case e.ActorUserID != "":
-		user["uid"] = e.ActorUserID
+		user.UID = e.ActorUserID
 		if email != "" {
-			user["email_addr"] = email
+			user.EmailAddr = email
 			if at := strings.LastIndexByte(email, '@'); at >= 0 {
-				user["domain"] = email[at+1:]
+				user.Domain = email[at+1:]
 			}
 		}
 		if actorName != "" {
-			user["name"], user["full_name"] = actorName, actorName
+			user.Name, user.FullName = actorName, actorName
 		}
 		if by == "" {
 			by = "user " + e.ActorUserID
 		}
 	case email != "":
-		user["email_addr"] = email
+		user.EmailAddr = email
 	default:
-		user["type_id"], user["type"] = 3, "System"
+		user.TypeID, user.Type = 3, "System"
 		by = "Timbre"
 	}
-	act := map[string]any{"user": user}
+	act := Actor{User: user}
 	if e.ActorKeyID != "" {
-		act["app_name"], act["app_uid"] = "API key", e.ActorKeyID
+		act.AppName, act.AppUID = "API key", e.ActorKeyID
 		by += " (API key " + e.ActorKeyID + ")"
 	}
 	msg := label
@@ -353,30 +353,103 @@ func Render(e store.AuditEntry, actorEmail, actorName string) map[string]any {
 		msg += " of " + e.Target
 	}
 	msg += " by " + by
-	var device any
+	var device *Device
 	if e.IP != "" {
-		device = map[string]any{"ip": e.IP, "type_id": 99}
+		device = &Device{IP: e.IP, TypeID: 99}
 	}
 	t := time.UnixMilli(e.AtUnixMs).UTC()
-	return map[string]any{
-		"id":            e.ID,
-		"time":          e.AtUnixMs,
-		"time_dt":       t.Format("2006-01-02T15:04:05.000Z07:00"),
-		"activity_id":   activityID,
-		"activity_name": label,
-		"category_name": "Identity & Access Management",
-		"category_uid":  3,
-		"class_name":    cl.name,
-		"class_uid":     cl.uid,
-		"type_uid":      cl.uid*100 + activityID,
-		"type_name":     cl.name + ": " + label,
-		"severity_id":   severity,
-		"status_id":     statusID,
-		"actor":         act,
-		"device":        device,
-		"http_request":  nil,
-		"message":       msg,
-		"metadata":      map[string]any{"version": "1.6.0", "product": map[string]any{"name": "Timbre", "vendor_name": "Timbre"}},
-		"unmapped":      map[string]any{"class": e.ClassName, "activity": e.Activity, "target_id": e.Target, "details": details},
+	return Entry{
+		ID:           e.ID,
+		Time:         e.AtUnixMs,
+		TimeDT:       t.Format("2006-01-02T15:04:05.000Z07:00"),
+		ActivityID:   activityID,
+		ActivityName: label,
+		CategoryName: "Identity & Access Management",
+		CategoryUID:  3,
+		ClassName:    cl.name,
+		ClassUID:     cl.uid,
+		TypeUID:      cl.uid*100 + activityID,
+		TypeName:     cl.name + ": " + label,
+		SeverityID:   severity,
+		StatusID:     statusID,
+		Actor:        act,
+		Device:       device,
+		Message:      msg,
+		Metadata:     Metadata{Version: "1.6.0", Product: Product{Name: "Timbre", VendorName: "Timbre"}},
+		Unmapped:     Unmapped{Class: e.ClassName, Activity: e.Activity, TargetID: e.Target, Details: details},
 	}
+}
+
+// Entry is an audit log entry as the API answers it (WorkspaceAuditLogEntryResponse, OCSF 1.6).
+type Entry struct {
+	ID           string          `json:"id"`
+	Time         int64           `json:"time"`
+	TimeDT       string          `json:"time_dt"`
+	ActivityID   int             `json:"activity_id"`
+	ActivityName string          `json:"activity_name"`
+	CategoryName string          `json:"category_name"`
+	CategoryUID  int             `json:"category_uid"`
+	ClassName    string          `json:"class_name"`
+	ClassUID     int             `json:"class_uid"`
+	TypeUID      int             `json:"type_uid"`
+	TypeName     string          `json:"type_name"`
+	SeverityID   int             `json:"severity_id"`
+	StatusID     int             `json:"status_id"`
+	Actor        Actor           `json:"actor"`
+	Device       *Device         `json:"device"`
+	HTTPRequest  json.RawMessage `json:"http_request"` // always null: requests are not recorded
+	Message      string          `json:"message"`
+	Metadata     Metadata        `json:"metadata"`
+	Unmapped     Unmapped        `json:"unmapped"`
+}
+
+// Actor is who acted: a user (or the system), and the API key when one was used.
+type Actor struct {
+	User    User   `json:"user"`
+	AppName string `json:"app_name,omitempty"`
+	AppUID  string `json:"app_uid,omitempty"`
+}
+
+// User is OCSF's user object; what the entry does not know is left out.
+type User struct {
+	TypeID    int    `json:"type_id"`
+	Type      string `json:"type"`
+	UID       string `json:"uid,omitempty"`
+	EmailAddr string `json:"email_addr,omitempty"`
+	Domain    string `json:"domain,omitempty"`
+	Name      string `json:"name,omitempty"`
+	FullName  string `json:"full_name,omitempty"`
+}
+
+// Device is where the action came from.
+type Device struct {
+	IP     string `json:"ip"`
+	TypeID int    `json:"type_id"`
+}
+
+// Metadata names the OCSF version and the product that logged the entry.
+type Metadata struct {
+	Version string  `json:"version"`
+	Product Product `json:"product"`
+}
+
+// Product is the logging product.
+type Product struct {
+	Name       string `json:"name"`
+	VendorName string `json:"vendor_name"`
+}
+
+// Unmapped holds Timbre's own names for the entry and its details.
+type Unmapped struct {
+	Class    string         `json:"class"`
+	Activity string         `json:"activity"`
+	TargetID string         `json:"target_id"`
+	Details  map[string]any `json:"details"`
+}
+
+// Page is a page of GET /v1/workspace/audit-logs; next_cursor is null on the last page.
+type Page struct {
+	Entries    []Entry `json:"entries"`
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
 }

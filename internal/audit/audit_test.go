@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"timbre/internal/audit"
@@ -26,33 +27,46 @@ func TestRenderMapsOntoOCSF(t *testing.T) {
 	for _, c := range cases {
 		c.e.ID, c.e.AtUnixMs, c.e.Details = "id1", 1_760_000_000_123, "{}"
 		got := audit.Render(c.e, "", "")
-		if got["class_uid"] != c.classUID || got["activity_id"] != c.activityID || got["activity_name"] != c.activity || got["status_id"] != c.status {
-			t.Errorf("%s/%s → class %v activity %v %q status %v", c.e.ClassName, c.e.Activity, got["class_uid"], got["activity_id"], got["activity_name"], got["status_id"])
+		if got.ClassUID != c.classUID || got.ActivityID != c.activityID || got.ActivityName != c.activity || got.StatusID != c.status {
+			t.Errorf("%s/%s → class %v activity %v %q status %v", c.e.ClassName, c.e.Activity, got.ClassUID, got.ActivityID, got.ActivityName, got.StatusID)
 		}
-		if got["type_uid"] != c.classUID*100+c.activityID {
-			t.Errorf("type_uid %v", got["type_uid"])
+		if got.TypeUID != c.classUID*100+c.activityID {
+			t.Errorf("type_uid %v", got.TypeUID)
 		}
-		if got["time_dt"] != "2025-10-09T08:53:20.123Z" || got["time"] != int64(1_760_000_000_123) {
-			t.Errorf("time %v %v", got["time"], got["time_dt"])
+		if got.TimeDT != "2025-10-09T08:53:20.123Z" || got.Time != 1_760_000_000_123 {
+			t.Errorf("time %v %v", got.Time, got.TimeDT)
 		}
-		for _, k := range []string{"activity_id", "activity_name", "status_id", "actor", "message", "id", "time_dt", "type_uid", "type_name"} {
-			if _, ok := got[k]; !ok {
-				t.Errorf("missing %s", k)
-			}
+		if got.ID == "" || got.Message == "" || got.TypeName == "" {
+			t.Errorf("id, message or type_name empty: %+v", got)
 		}
 	}
 	// An API key's action names the key; a system action names no user.
 	got := audit.Render(store.AuditEntry{ID: "a", ClassName: "webhook", Activity: "delete", ActorUserID: "u1", ActorKeyID: "k1", Target: "w1", Details: "{}"}, "a@example.com", "Ann")
-	act := got["actor"].(map[string]any)
-	user := act["user"].(map[string]any)
-	if act["app_uid"] != "k1" || user["email_addr"] != "a@example.com" || user["domain"] != "example.com" || user["full_name"] != "Ann" {
-		t.Fatalf("actor %v", act)
+	act, user := got.Actor, got.Actor.User
+	if act.AppUID != "k1" || user.EmailAddr != "a@example.com" || user.Domain != "example.com" || user.FullName != "Ann" {
+		t.Fatalf("actor %+v", act)
 	}
-	if got["message"] != "Webhook Deletion of w1 by a@example.com (API key k1)" {
-		t.Fatalf("message %q", got["message"])
+	if got.Message != "Webhook Deletion of w1 by a@example.com (API key k1)" {
+		t.Fatalf("message %q", got.Message)
 	}
 	sys := audit.Render(store.AuditEntry{ID: "b", ClassName: "webhook", Activity: "auto_disable", Details: "{}"}, "", "")
-	if u := sys["actor"].(map[string]any)["user"].(map[string]any); u["type_id"] != 3 || u["type"] != "System" || u["uid"] != nil {
-		t.Fatalf("system actor %v", u)
+	if u := sys.Actor.User; u.TypeID != 3 || u.Type != "System" || u.UID != "" {
+		t.Fatalf("system actor %+v", u)
+	}
+	// Unknown actor fields are left out, not sent empty; a system entry has no API key fields.
+	data, err := json.Marshal(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	actor := raw["actor"].(map[string]any)
+	if _, ok := actor["app_uid"]; ok {
+		t.Fatalf("system actor JSON has app_uid: %s", data)
+	}
+	if _, ok := actor["user"].(map[string]any)["email_addr"]; ok || raw["device"] != nil || raw["http_request"] != nil {
+		t.Fatalf("system entry JSON: %s", data)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
@@ -78,6 +79,7 @@ func do(t *testing.T, mux http.Handler, method, path string, body any, opts ...o
 	}
 	w := httptest.NewRecorder()
 	mux.ServeHTTP(w, r)
+	apitest.Recorded(t, r, w)
 	return w
 }
 

@@ -116,6 +116,30 @@ type Item struct {
 	OutputFormat             string          `json:"output_format"`
 }
 
+// Page is a page of GET /v1/history (GetSpeechHistoryResponseModel); the cursor fields are null
+// on an empty page.
+type Page struct {
+	History           []Item  `json:"history"`
+	HasMore           bool    `json:"has_more"`
+	LastHistoryItemID *string `json:"last_history_item_id"`
+	ScannedUntil      *int64  `json:"scanned_until"`
+}
+
+// ShareLink is the answer to creating an item's public link.
+type ShareLink struct {
+	ShareLink      string `json:"share_link"`
+	PublicUserName string `json:"public_user_name"`
+}
+
+// SharedItem is what a public link shows of an item.
+type SharedItem struct {
+	Text        string `json:"text"`
+	VoiceName   string `json:"voice_name"`
+	DateUnix    int64  `json:"date_unix"`
+	ContentType string `json:"content_type"`
+	AudioURL    string `json:"audio_url"`
+}
+
 // JSON renders an item in the API's shape.
 func JSON(it *store.HistoryItem) Item {
 	raw := func(s string) json.RawMessage {
@@ -188,12 +212,12 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	for i := range items {
 		out = append(out, JSON(&items[i]))
 	}
-	var last, scanned any
+	page := Page{History: out, HasMore: more}
 	if len(items) > 0 {
-		last = items[len(items)-1].ID
-		scanned = items[len(items)-1].DateUnix
+		page.LastHistoryItemID = &items[len(items)-1].ID
+		page.ScannedUntil = &items[len(items)-1].DateUnix
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"history": out, "has_more": more, "last_history_item_id": last, "scanned_until": scanned})
+	httpx.WriteJSON(w, http.StatusOK, page)
 	return nil
 }
 
@@ -446,7 +470,7 @@ func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		name = account.PublicName(r.Context(), h.DB, u)
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"share_link": h.PublicURL + "/share/" + token, "public_user_name": name})
+	httpx.WriteJSON(w, http.StatusOK, ShareLink{ShareLink: h.PublicURL + "/share/" + token, PublicUserName: name})
 	return nil
 }
 
@@ -463,8 +487,8 @@ func (h *Handlers) shared(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"text": it.Text, "voice_name": it.VoiceName, "date_unix": it.DateUnix,
-		"content_type": it.ContentType, "audio_url": "/api/share/" + it.ShareToken + "/audio"})
+	httpx.WriteJSON(w, http.StatusOK, SharedItem{Text: it.Text, VoiceName: it.VoiceName, DateUnix: it.DateUnix,
+		ContentType: it.ContentType, AudioURL: "/api/share/" + it.ShareToken + "/audio"})
 	return nil
 }
 

@@ -6,11 +6,12 @@
 // connection. River's polling, completion and maintenance queries then never queue in front of
 // the store's writes inside Go's pool, River's reads run beside them under WAL, and the two
 // writers take turns on SQLite's file lock. Worker code runs outside any River transaction, so a
-// job may use the store freely. What callers must not do on SQLite is call Insert from inside
-// store.(*DB).InTx (or hold a River transaction while writing through the store): the second
-// writer waits for the first, which waits for it; with separate connections that ends in
-// "database is locked" after the busy timeout instead of hanging for ever. Enqueue after the
-// store transaction commits.
+// job may use the store freely. A job that belongs to rows the store writes is inserted with
+// InsertTx in the store's own transaction (on the store's connection, so no second writer waits),
+// and commits or rolls back with those rows. What callers must not do on SQLite is call Insert
+// from inside store.(*DB).InTx (or hold a River transaction while writing through the store): the
+// second writer waits for the first, which waits for it; with separate connections that ends in
+// "database is locked" after the busy timeout instead of hanging for ever.
 package jobs
 
 import (
@@ -24,6 +25,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
@@ -79,8 +81,12 @@ var (
 
 // Client is a River client on the store's database.
 type Client struct {
-	db         *store.DB
-	rc         riverClient
+	db *store.DB
+	rc riverClient
+	// txc inserts jobs in a store transaction (a *sql.Tx): on SQLite the client itself; on
+	// PostgreSQL an insert-only client on riverdatabasesql, since the store's transactions are
+	// database/sql ones on pgx's stdlib, which riverpgxv5 (wanting a pgx.Tx) cannot take.
+	txc        *river.Client[*sql.Tx]
 	sqlite     *sql.DB // River's own SQLite connection (owned); nil for PostgreSQL
 	logger     *slog.Logger
 	insertOnly bool
@@ -150,7 +156,11 @@ func NewWithConfig(db *store.DB, cfg Config) (*Client, error) {
 		if err != nil {
 			return nil, fmt.Errorf("jobs: %w", err)
 		}
-		c.rc = rc
+		txc, err := river.NewClient(riverdatabasesql.New(nil), &river.Config{Logger: cfg.Logger, MaxAttempts: cfg.MaxAttempts, Workers: cfg.Workers})
+		if err != nil {
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+		c.rc, c.txc = rc, txc
 	case store.SQLite:
 		conn, err := sqliteConn(db)
 		if err != nil {
@@ -161,7 +171,7 @@ func NewWithConfig(db *store.DB, cfg Config) (*Client, error) {
 			conn.Close()
 			return nil, fmt.Errorf("jobs: %w", err)
 		}
-		c.rc, c.sqlite = rc, conn
+		c.rc, c.txc, c.sqlite = rc, rc, conn
 	default:
 		return nil, fmt.Errorf("jobs: unknown dialect %q", db.Dialect)
 	}
@@ -282,6 +292,17 @@ func (c *Client) Insert(ctx context.Context, args river.JobArgs, opts *river.Ins
 // InsertMany enqueues several jobs in one transaction.
 func (c *Client) InsertMany(ctx context.Context, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error) {
 	return c.rc.InsertMany(ctx, params)
+}
+
+// InsertTx enqueues a job in the store transaction tx: the job exists if and only if tx commits,
+// so rows and the job that works on them are never found one without the other.
+func (c *Client) InsertTx(ctx context.Context, tx *store.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	return c.txc.InsertTx(ctx, tx.SQL(), args, opts)
+}
+
+// InsertManyTx enqueues several jobs in the store transaction tx (see InsertTx).
+func (c *Client) InsertManyTx(ctx context.Context, tx *store.Tx, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error) {
+	return c.txc.InsertManyTx(ctx, tx.SQL(), params)
 }
 
 // JobGet returns a job by id (rivertype.ErrNotFound when there is none).

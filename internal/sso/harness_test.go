@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
@@ -43,6 +44,7 @@ func newEnv(t *testing.T, db *store.DB) *env {
 	srv := httptest.NewUnstartedServer(mux)
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
+	apitest.Client(t, srv.Client()) // every response the tests receive is checked against openapi.json
 	authSvc := &auth.Service{DB: db, Mail: mailer.New(mailer.SMTPConfig{}, db, slog.New(slog.DiscardHandler)), PublicURL: srv.URL}
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"time"
 )
 
@@ -94,13 +93,9 @@ func (db *DB) InitiateOnboardingChecklist(ctx context.Context, userID, checklist
 // newly completed (false when it already was). It is recorded whether or not the checklist has
 // been initiated, so a checklist started later shows what the user already did.
 func (db *DB) CompleteOnboardingItem(ctx context.Context, userID, itemID string, now time.Time) (bool, error) {
-	var q string
-	if db.Dialect == Postgres {
-		q = `INSERT INTO onboarding_checklist_items (user_id, item_id, completed_at_unix) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
-	} else {
-		q = `INSERT OR IGNORE INTO onboarding_checklist_items (user_id, item_id, completed_at_unix) VALUES (?, ?, ?)`
-	}
-	res, err := db.exec(ctx, q, userID, itemID, now.Unix())
+	// ON CONFLICT DO NOTHING is the same SQL in both databases (SQLite 3.24+).
+	res, err := db.exec(ctx, `INSERT INTO onboarding_checklist_items (user_id, item_id, completed_at_unix) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+		userID, itemID, now.Unix())
 	if err != nil {
 		if isForeignKeyViolation(err) {
 			return false, ErrNotFound
@@ -226,12 +221,4 @@ func (db *DB) MarkAllMessagesRead(ctx context.Context, userID string, now time.T
 		return 0, err
 	}
 	return res.RowsAffected()
-}
-
-func isForeignKeyViolation(err error) bool {
-	if err == nil {
-		return false
-	}
-	s := err.Error()
-	return strings.Contains(s, "FOREIGN KEY constraint failed") || strings.Contains(s, "SQLSTATE 23503")
 }

@@ -1,5 +1,6 @@
 // Package store keeps Timbre's state in SQLite (default, pure Go) or PostgreSQL. Queries are
-// written once with ? placeholders and rebound for PostgreSQL; every method is exercised by the
+// written once with ? placeholders and rebound for PostgreSQL (Dialect.rebind); SQL that differs
+// between the databases lives in the Dialect; every method is exercised by the
 // conformance suite against both databases.
 package store
 
@@ -13,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -25,14 +25,6 @@ import (
 
 //go:embed migrations
 var migrations embed.FS
-
-// Dialect names the database kind.
-type Dialect string
-
-const (
-	SQLite   Dialect = "sqlite"
-	Postgres Dialect = "postgres"
-)
 
 // DB is an open database. For SQLite, writes go through one connection (SQLite allows one writer)
 // and reads through a pool; for PostgreSQL both are the same pool.
@@ -147,35 +139,12 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	dialect := goose.DialectSQLite3
-	if db.Dialect == Postgres {
-		dialect = goose.DialectPostgres
-	}
-	p, err := goose.NewProvider(dialect, db.write, sub)
+	p, err := goose.NewProvider(db.Dialect.goose(), db.write, sub)
 	if err != nil {
 		return err
 	}
 	_, err = p.Up(ctx)
 	return err
-}
-
-// rebind turns ? placeholders into $1, $2 … for PostgreSQL.
-func (db *DB) rebind(q string) string {
-	if db.Dialect != Postgres {
-		return q
-	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(q); i++ {
-		if q[i] == '?' {
-			n++
-			b.WriteByte('$')
-			b.WriteString(strconv.Itoa(n))
-			continue
-		}
-		b.WriteByte(q[i])
-	}
-	return b.String()
 }
 
 // Tx is a write transaction; its methods mirror the store's writes that must commit together.
@@ -184,6 +153,10 @@ type Tx struct {
 	tx     *sql.Tx
 	missed []string // queries run without a cached statement (see stmt)
 }
+
+// SQL is the transaction's database/sql handle, for writes that must commit with the store's
+// but go through another library (the job queue's InsertTx).
+func (tx *Tx) SQL() *sql.Tx { return tx.tx }
 
 // InTx runs fn in one write transaction, committing when fn returns nil.
 func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
@@ -342,15 +315,6 @@ func affected(res sql.Result, err error) error {
 		return ErrNotFound
 	}
 	return nil
-}
-
-// IsUniqueViolation says whether err is a unique-constraint failure in either database.
-func IsUniqueViolation(err error) bool {
-	if err == nil {
-		return false
-	}
-	s := err.Error()
-	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505") || strings.Contains(s, "duplicate key value")
 }
 
 // rowScanner is what *sql.Row and *sql.Rows share.

@@ -29,22 +29,7 @@ func newUser(t *testing.T, db *store.DB, email string) (*store.User, *store.Work
 	return u, w
 }
 
-func rebind(db *store.DB, q string) string {
-	if db.Dialect != store.Postgres {
-		return q
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range q {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func rebind(db *store.DB, q string) string { return db.Dialect.Rebind(q) }
 
 // rawExec runs SQL straight on the database, bypassing the store (to set up rows the store has
 // no method for, or to inspect what it wrote).

@@ -16,6 +16,14 @@ type Alignment struct {
 	Ends       []float64 `json:"character_end_times_seconds"`
 }
 
+// AudioWithTimestamps is the JSON of the with-timestamps routes: base64 audio and the alignment
+// of the characters it covers (null on a streamed line that carries audio only).
+type AudioWithTimestamps struct {
+	AudioBase64         string     `json:"audio_base64"`
+	Alignment           *Alignment `json:"alignment"`
+	NormalizedAlignment *Alignment `json:"normalized_alignment"`
+}
+
 // Alignments is what a history item keeps.
 type Alignments struct {
 	Alignment           Alignment `json:"alignment"`

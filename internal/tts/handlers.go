@@ -131,7 +131,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 		if err == nil {
 			if timestamps {
 				hdr.Set("Content-Type", "application/json")
-				err = json.NewEncoder(w).Encode(map[string]any{"audio_base64": base64.StdEncoding.EncodeToString(encoded), "alignment": al.Alignment, "normalized_alignment": al.NormalizedAlignment})
+				err = json.NewEncoder(w).Encode(AudioWithTimestamps{AudioBase64: base64.StdEncoding.EncodeToString(encoded), Alignment: &al.Alignment, NormalizedAlignment: &al.NormalizedAlignment})
 			} else {
 				hdr.Set("Content-Type", j.Format.ContentType())
 				hdr.Set("Content-Length", strconv.Itoa(len(encoded)))
@@ -260,7 +260,7 @@ func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, 
 		if hist != nil {
 			hist.Write(b)
 		}
-		msg := map[string]any{"audio_base64": base64.StdEncoding.EncodeToString(b), "alignment": orig, "normalized_alignment": norm}
+		msg := AudioWithTimestamps{AudioBase64: base64.StdEncoding.EncodeToString(b), Alignment: orig, NormalizedAlignment: norm}
 		data, _ := json.Marshal(msg)
 		_, err := fw.Write(append(data, '\n'))
 		return err

@@ -67,40 +67,68 @@ func ModelsFor(lang string) []string {
 	return out
 }
 
-func (m Model) json() map[string]any {
-	langs := []map[string]string{}
+// ModelJSON is a model as GET /v1/models lists it (ElevenLabs' ModelResponseModel).
+type ModelJSON struct {
+	ModelID                            string         `json:"model_id"`
+	Name                               string         `json:"name"`
+	CanBeFinetuned                     bool           `json:"can_be_finetuned"`
+	CanDoTextToSpeech                  bool           `json:"can_do_text_to_speech"`
+	CanDoVoiceConversion               bool           `json:"can_do_voice_conversion"`
+	CanUseStyle                        bool           `json:"can_use_style"`
+	CanUseSpeakerBoost                 bool           `json:"can_use_speaker_boost"`
+	ServesProVoices                    bool           `json:"serves_pro_voices"`
+	TokenCostFactor                    float64        `json:"token_cost_factor"`
+	Description                        string         `json:"description"`
+	RequiresAlphaAccess                bool           `json:"requires_alpha_access"`
+	MaxCharactersRequestFreeUser       int            `json:"max_characters_request_free_user"`
+	MaxCharactersRequestSubscribedUser int            `json:"max_characters_request_subscribed_user"`
+	MaximumTextLengthPerRequest        int            `json:"maximum_text_length_per_request"`
+	Languages                          []LanguageJSON `json:"languages"`
+	ModelRates                         ModelRatesJSON `json:"model_rates"`
+	ConcurrencyGroup                   string         `json:"concurrency_group"`
+}
+
+// LanguageJSON is a language a model speaks.
+type LanguageJSON struct {
+	LanguageID string `json:"language_id"`
+	Name       string `json:"name"`
+}
+
+// ModelRatesJSON is what a model costs per character, relative to the base rate.
+type ModelRatesJSON struct {
+	CharacterCostMultiplier float64 `json:"character_cost_multiplier"`
+}
+
+func (m Model) json() ModelJSON {
+	langs := []LanguageJSON{}
 	for _, l := range Languages {
 		if !m.EnglishOnly || l.ID == "en" {
-			langs = append(langs, map[string]string{"language_id": l.ID, "name": l.Name})
+			langs = append(langs, LanguageJSON{LanguageID: l.ID, Name: l.Name})
 		}
 	}
 	group := "standard"
 	if m.Fast {
 		group = "turbo"
 	}
-	return map[string]any{
-		"model_id":                               m.ID,
-		"name":                                   m.Name,
-		"can_be_finetuned":                       false,
-		"can_do_text_to_speech":                  true,
-		"can_do_voice_conversion":                false,
-		"can_use_style":                          true,
-		"can_use_speaker_boost":                  true,
-		"serves_pro_voices":                      false,
-		"token_cost_factor":                      m.CostFactor,
-		"description":                            m.Description,
-		"requires_alpha_access":                  false,
-		"max_characters_request_free_user":       min(m.MaxChars, plan.MaxCharsFree),
-		"max_characters_request_subscribed_user": min(m.MaxChars, plan.MaxCharsSubscribed*2),
-		"maximum_text_length_per_request":        m.MaxChars,
-		"languages":                              langs,
-		"model_rates":                            map[string]any{"character_cost_multiplier": m.CostFactor},
-		"concurrency_group":                      group,
+	return ModelJSON{
+		ModelID:                            m.ID,
+		Name:                               m.Name,
+		CanDoTextToSpeech:                  true,
+		CanUseStyle:                        true,
+		CanUseSpeakerBoost:                 true,
+		TokenCostFactor:                    m.CostFactor,
+		Description:                        m.Description,
+		MaxCharactersRequestFreeUser:       min(m.MaxChars, plan.MaxCharsFree),
+		MaxCharactersRequestSubscribedUser: min(m.MaxChars, plan.MaxCharsSubscribed*2),
+		MaximumTextLengthPerRequest:        m.MaxChars,
+		Languages:                          langs,
+		ModelRates:                         ModelRatesJSON{CharacterCostMultiplier: m.CostFactor},
+		ConcurrencyGroup:                   group,
 	}
 }
 
 func listModels(w http.ResponseWriter, r *http.Request) error {
-	out := make([]map[string]any, 0, len(Models))
+	out := make([]ModelJSON, 0, len(Models))
 	for _, m := range Models {
 		out = append(out, m.json())
 	}

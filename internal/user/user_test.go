@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"timbre/internal/account"
+	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
@@ -63,6 +64,7 @@ func TestOnboardingFlags(t *testing.T) {
 				r.Header.Set("xi-api-key", k)
 				w := httptest.NewRecorder()
 				mux.ServeHTTP(w, r)
+				apitest.Recorded(t, r, w)
 				if w.Code != http.StatusOK {
 					t.Fatalf("%s GET /v1/user: %d %s", name, w.Code, w.Body)
 				}

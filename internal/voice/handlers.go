@@ -28,43 +28,99 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("GET /v1/voices/settings/default", h.defaultSettings)
 }
 
+// Voice is the API's Voice object. Timbre has no samples, voice sharing, safety controls or
+// per-resource permissions on voices: those fields are always null.
+type Voice struct {
+	VoiceID                 string             `json:"voice_id"`
+	Name                    string             `json:"name"`
+	Samples                 json.RawMessage    `json:"samples"`
+	Category                string             `json:"category"`
+	FineTuning              FineTuning         `json:"fine_tuning"`
+	Labels                  map[string]string  `json:"labels"`
+	Description             string             `json:"description"`
+	PreviewURL              string             `json:"preview_url"`
+	AvailableForTiers       []string           `json:"available_for_tiers"`
+	Settings                *Resolved          `json:"settings"`
+	Sharing                 json.RawMessage    `json:"sharing"`
+	HighQualityBaseModelIDs []string           `json:"high_quality_base_model_ids"`
+	VerifiedLanguages       []VerifiedLanguage `json:"verified_languages"`
+	SafetyControl           json.RawMessage    `json:"safety_control"`
+	VoiceVerification       VoiceVerification  `json:"voice_verification"`
+	PermissionOnResource    json.RawMessage    `json:"permission_on_resource"`
+	IsOwner                 bool               `json:"is_owner"`
+	IsLegacy                bool               `json:"is_legacy"`
+	IsMixed                 bool               `json:"is_mixed"`
+	CreatedAtUnix           int64              `json:"created_at_unix"`
+}
+
+// FineTuning is a voice's fine-tuning state: Timbre's voices are never fine-tuned.
+type FineTuning struct {
+	IsAllowedToFineTune         bool              `json:"is_allowed_to_fine_tune"`
+	State                       map[string]string `json:"state"`
+	VerificationFailures        []string          `json:"verification_failures"`
+	VerificationAttemptsCount   int               `json:"verification_attempts_count"`
+	ManualVerificationRequested bool              `json:"manual_verification_requested"`
+}
+
+// VoiceVerification is a voice's verification state: Timbre asks for none.
+type VoiceVerification struct {
+	RequiresVerification      bool            `json:"requires_verification"`
+	IsVerified                bool            `json:"is_verified"`
+	VerificationFailures      []string        `json:"verification_failures"`
+	VerificationAttemptsCount int             `json:"verification_attempts_count"`
+	Language                  *string         `json:"language"`
+	VerificationAttempts      json.RawMessage `json:"verification_attempts"`
+}
+
+// VerifiedLanguage is a model the voice speaks its language with.
+type VerifiedLanguage struct {
+	Language   string  `json:"language"`
+	ModelID    string  `json:"model_id"`
+	Accent     string  `json:"accent"`
+	Locale     *string `json:"locale"`
+	PreviewURL string  `json:"preview_url"`
+}
+
 // JSON renders a voice as the API's Voice object.
-func (h *Handlers) JSON(v *store.Voice, settings *Resolved) map[string]any {
+func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice {
 	labels := map[string]string{}
 	_ = json.Unmarshal([]byte(v.Labels), &labels)
 	preview := h.Svc.PreviewURL(v)
-	verified := []map[string]any{}
+	verified := []VerifiedLanguage{}
 	if h.ModelsFor != nil {
 		for _, m := range h.ModelsFor(v.Language) {
-			verified = append(verified, map[string]any{"language": v.Language, "model_id": m, "accent": labels["accent"], "locale": nil, "preview_url": preview})
+			verified = append(verified, VerifiedLanguage{Language: v.Language, ModelID: m, Accent: labels["accent"], PreviewURL: preview})
 		}
 	}
-	out := map[string]any{
-		"voice_id":                    v.ID,
-		"name":                        v.Name,
-		"samples":                     nil,
-		"category":                    v.Category,
-		"fine_tuning":                 map[string]any{"is_allowed_to_fine_tune": false, "state": map[string]any{}, "verification_failures": []string{}, "verification_attempts_count": 0, "manual_verification_requested": false},
-		"labels":                      labels,
-		"description":                 v.Description,
-		"preview_url":                 preview,
-		"available_for_tiers":         []string{},
-		"settings":                    nil,
-		"sharing":                     nil,
-		"high_quality_base_model_ids": []string{},
-		"verified_languages":          verified,
-		"safety_control":              nil,
-		"voice_verification":          map[string]any{"requires_verification": false, "is_verified": false, "verification_failures": []string{}, "verification_attempts_count": 0, "language": nil, "verification_attempts": nil},
-		"permission_on_resource":      nil,
-		"is_owner":                    v.WorkspaceID != "",
-		"is_legacy":                   false,
-		"is_mixed":                    false,
-		"created_at_unix":             v.CreatedAt,
+	return Voice{
+		VoiceID:                 v.ID,
+		Name:                    v.Name,
+		Category:                v.Category,
+		FineTuning:              FineTuning{State: map[string]string{}, VerificationFailures: []string{}},
+		Labels:                  labels,
+		Description:             v.Description,
+		PreviewURL:              preview,
+		AvailableForTiers:       []string{},
+		Settings:                settings,
+		HighQualityBaseModelIDs: []string{},
+		VerifiedLanguages:       verified,
+		VoiceVerification:       VoiceVerification{VerificationFailures: []string{}},
+		IsOwner:                 v.WorkspaceID != "",
+		CreatedAtUnix:           v.CreatedAt,
 	}
-	if settings != nil {
-		out["settings"] = settings
-	}
-	return out
+}
+
+// VoiceList is GET /v1/voices' answer.
+type VoiceList struct {
+	Voices []Voice `json:"voices"`
+}
+
+// VoicePage is a page of GET /v2/voices; next_page_token is null on the last page.
+type VoicePage struct {
+	Voices        []Voice `json:"voices"`
+	HasMore       bool    `json:"has_more"`
+	TotalCount    int     `json:"total_count"`
+	NextPageToken *string `json:"next_page_token"`
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
@@ -73,11 +129,11 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(voices))
+	out := make([]Voice, 0, len(voices))
 	for i := range voices {
 		out = append(out, h.JSON(&voices[i], nil))
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"voices": out})
+	httpx.WriteJSON(w, http.StatusOK, VoiceList{Voices: out})
 	return nil
 }
 
@@ -127,16 +183,15 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(voices))
+	page := VoicePage{Voices: make([]Voice, 0, len(voices)), HasMore: offset+len(voices) < total, TotalCount: total}
 	for i := range voices {
-		out = append(out, h.JSON(&voices[i], nil))
+		page.Voices = append(page.Voices, h.JSON(&voices[i], nil))
 	}
-	more := offset+len(voices) < total
-	var next any
-	if more {
-		next = strconv.Itoa(offset + len(voices))
+	if page.HasMore {
+		next := strconv.Itoa(offset + len(voices))
+		page.NextPageToken = &next
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"voices": out, "has_more": more, "total_count": total, "next_page_token": next})
+	httpx.WriteJSON(w, http.StatusOK, page)
 	return nil
 }
 

@@ -61,21 +61,82 @@ func (h *Handlers) maxBody() int64 {
 	return 1 << 20
 }
 
+// Webhook is the API's WorkspaceWebhookResponseModel; usage and events are null unless asked
+// for (include_usages).
+type Webhook struct {
+	Name                       string          `json:"name"`
+	WebhookID                  string          `json:"webhook_id"`
+	WebhookURL                 string          `json:"webhook_url"`
+	IsDisabled                 bool            `json:"is_disabled"`
+	IsAutoDisabled             bool            `json:"is_auto_disabled"`
+	CreatedAtUnix              int64           `json:"created_at_unix"`
+	AuthType                   string          `json:"auth_type"`
+	Usage                      *[]WebhookUsage `json:"usage"`
+	Events                     *[]string       `json:"events"`
+	MostRecentFailureErrorCode *int64          `json:"most_recent_failure_error_code"`
+	MostRecentFailureTimestamp *int64          `json:"most_recent_failure_timestamp"`
+}
+
+// WebhookUsage names a product use of a webhook.
+type WebhookUsage struct {
+	UsageType string `json:"usage_type"`
+}
+
+// WebhookList is GET /v1/workspace/webhooks' answer.
+type WebhookList struct {
+	Webhooks []Webhook `json:"webhooks"`
+}
+
+// WebhookCreated is the answer to creating a webhook: the signing secret is shown this once.
+type WebhookCreated struct {
+	WebhookID     string `json:"webhook_id"`
+	WebhookSecret string `json:"webhook_secret"`
+}
+
+// Delivery is one attempt in a webhook's delivery log; status_code and error are null when
+// there was no response or no error.
+type Delivery struct {
+	ID              string  `json:"id"`
+	DeliveryID      string  `json:"delivery_id"`
+	EventType       string  `json:"event_type"`
+	Attempt         int64   `json:"attempt"`
+	TimestampUnixMs int64   `json:"timestamp_unix_ms"`
+	StatusCode      *int64  `json:"status_code"`
+	DurationMs      int64   `json:"duration_ms"`
+	Error           *string `json:"error"`
+	Success         bool    `json:"success"`
+	WillRetry       bool    `json:"will_retry"`
+}
+
+// DeliveryPage is a page of the delivery log; next_cursor is null on the last page.
+type DeliveryPage struct {
+	Deliveries []Delivery `json:"deliveries"`
+	HasMore    bool       `json:"has_more"`
+	NextCursor *string    `json:"next_cursor"`
+}
+
+// TestQueued is the answer to sending a test event.
+type TestQueued struct {
+	DeliveryID string `json:"delivery_id"`
+	EventType  string `json:"event_type"`
+}
+
 // view renders a webhook as the API's WorkspaceWebhookResponseModel.
-func view(w *store.Webhook, withUsages bool) map[string]any {
-	out := map[string]any{
-		"name": w.Name, "webhook_id": w.ID, "webhook_url": w.URL, "is_disabled": w.IsDisabled, "is_auto_disabled": w.IsAutoDisabled,
-		"created_at_unix": w.CreatedAt, "auth_type": w.AuthType, "usage": nil, "events": nil,
-		"most_recent_failure_error_code": w.LastFailureCode, "most_recent_failure_timestamp": w.LastFailureUnix,
+func view(w *store.Webhook, withUsages bool) Webhook {
+	out := Webhook{
+		Name: w.Name, WebhookID: w.ID, WebhookURL: w.URL, IsDisabled: w.IsDisabled, IsAutoDisabled: w.IsAutoDisabled,
+		CreatedAtUnix: w.CreatedAt, AuthType: w.AuthType,
+		MostRecentFailureErrorCode: w.LastFailureCode, MostRecentFailureTimestamp: w.LastFailureUnix,
 	}
 	if withUsages {
-		usage := []map[string]string{}
+		usage := []WebhookUsage{}
 		for _, e := range w.Events {
 			if u, ok := usageOf[e]; ok {
-				usage = append(usage, map[string]string{"usage_type": u})
+				usage = append(usage, WebhookUsage{UsageType: u})
 			}
 		}
-		out["usage"], out["events"] = usage, w.Events
+		events := w.Events
+		out.Usage, out.Events = &usage, &events
 	}
 	return out
 }
@@ -93,11 +154,11 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(hooks))
+	out := make([]Webhook, 0, len(hooks))
 	for i := range hooks {
 		out = append(out, view(&hooks[i], withUsages))
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"webhooks": out})
+	httpx.WriteJSON(w, http.StatusOK, WebhookList{Webhooks: out})
 	return nil
 }
 
@@ -201,7 +262,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "webhook", Activity: "create", Target: wh.ID,
 		Details: map[string]any{"name": name, "webhook_url": u}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"webhook_id": wh.ID, "webhook_secret": secret})
+	httpx.WriteJSON(w, http.StatusOK, WebhookCreated{WebhookID: wh.ID, WebhookSecret: secret})
 	return nil
 }
 
@@ -329,23 +390,23 @@ func (h *Handlers) deliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(rows))
+	page := DeliveryPage{Deliveries: make([]Delivery, 0, len(rows)), HasMore: more}
 	for _, a := range rows {
-		var code, msg any
+		d := Delivery{ID: a.ID, DeliveryID: a.DeliveryID, EventType: a.EventType, Attempt: a.Attempt,
+			TimestampUnixMs: a.AtUnixMs, DurationMs: a.DurationMs, Success: a.Success, WillRetry: a.WillRetry}
 		if a.StatusCode != 0 {
-			code = a.StatusCode
+			d.StatusCode = &a.StatusCode
 		}
 		if a.Error != "" {
-			msg = a.Error
+			d.Error = &a.Error
 		}
-		out = append(out, map[string]any{"id": a.ID, "delivery_id": a.DeliveryID, "event_type": a.EventType, "attempt": a.Attempt,
-			"timestamp_unix_ms": a.AtUnixMs, "status_code": code, "duration_ms": a.DurationMs, "error": msg, "success": a.Success, "will_retry": a.WillRetry})
+		page.Deliveries = append(page.Deliveries, d)
 	}
-	var next any
 	if more {
-		next = strconv.FormatInt(rows[len(rows)-1].Seq, 10)
+		next := strconv.FormatInt(rows[len(rows)-1].Seq, 10)
+		page.NextCursor = &next
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"deliveries": out, "has_more": more, "next_cursor": next})
+	httpx.WriteJSON(w, http.StatusOK, page)
 	return nil
 }
 
@@ -370,6 +431,6 @@ func (h *Handlers) test(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusAccepted, map[string]any{"delivery_id": id, "event_type": TestEvent})
+	httpx.WriteJSON(w, http.StatusAccepted, TestQueued{DeliveryID: id, EventType: TestEvent})
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"timbre/internal/apitest"
 	"timbre/internal/audit"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
@@ -111,6 +112,7 @@ func (e *env) do(key, method, path string, body any) (int, map[string]any) {
 	r.Header.Set("xi-api-key", key)
 	w := httptest.NewRecorder()
 	e.mux.ServeHTTP(w, r)
+	apitest.Recorded(e.t, r, w)
 	var m map[string]any
 	_ = json.Unmarshal(w.Body.Bytes(), &m)
 	return w.Code, m

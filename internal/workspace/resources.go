@@ -107,14 +107,14 @@ func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 		roles[s.Role] = append(roles[s.Role], s.PrincipalID)
 		granted[s.PrincipalType+":"+s.PrincipalID] = true
 	}
-	options := []map[string]any{}
+	options := []ShareOption{}
 	members, err := h.Svc.DB.ListMembers(ctx, ws)
 	if err != nil {
 		return err
 	}
 	for _, m := range members {
 		if !granted["user:"+m.UserID] {
-			options = append(options, map[string]any{"name": m.Email, "id": m.UserID, "type": "user"})
+			options = append(options, ShareOption{Name: m.Email, ID: m.UserID, Type: "user"})
 		}
 	}
 	groups, err := h.Svc.DB.ListGroups(ctx, ws, "")
@@ -123,22 +123,41 @@ func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, g := range groups {
 		if !granted["group:"+g.ID] {
-			options = append(options, map[string]any{"name": g.Name, "id": g.ID, "type": "group"})
+			options = append(options, ShareOption{Name: g.Name, ID: g.ID, Type: "group"})
 		}
 	}
-	var name, creator, anon any
+	out := ResourceMetadata{ResourceID: res.ID, ResourceType: typ, RoleToGroupIDs: roles, ShareOptions: options}
 	if res.Name != "" {
-		name = truncate(res.Name, 100)
+		name := truncate(res.Name, 100)
+		out.ResourceName = &name
 	}
 	if res.CreatorUserID != "" {
-		creator = res.CreatorUserID
+		out.CreatorUserID = &res.CreatorUserID
 	}
 	if res.PublicLink {
-		anon = "viewer"
+		viewer := "viewer"
+		out.AnonymousAccessLevelOverride = &viewer
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"resource_id": res.ID, "resource_name": name, "resource_type": typ, "creator_user_id": creator,
-		"anonymous_access_level_override": anon, "role_to_group_ids": roles, "share_options": options})
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// ResourceMetadata is GET /v1/workspace/resources/{id}'s answer (ResourceMetadataResponseModel).
+type ResourceMetadata struct {
+	ResourceID                   string              `json:"resource_id"`
+	ResourceName                 *string             `json:"resource_name"`
+	ResourceType                 string              `json:"resource_type"`
+	CreatorUserID                *string             `json:"creator_user_id"`
+	AnonymousAccessLevelOverride *string             `json:"anonymous_access_level_override"`
+	RoleToGroupIDs               map[string][]string `json:"role_to_group_ids"`
+	ShareOptions                 []ShareOption       `json:"share_options"`
+}
+
+// ShareOption is a member or group the resource is not yet shared with.
+type ShareOption struct {
+	Name string `json:"name"`
+	ID   string `json:"id"`
+	Type string `json:"type"`
 }
 
 func truncate(s string, n int) string {
@@ -255,7 +274,7 @@ func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
 	}
 	h.record(r, audit.Event{Class: "sharing", Activity: "share", Target: res.ID,
 		Details: map[string]any{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID, "role": s.Role}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+	httpx.OK(w)
 	return nil
 }
 
@@ -275,6 +294,6 @@ func (h *Handlers) unshare(w http.ResponseWriter, r *http.Request) error {
 	}
 	h.record(r, audit.Event{Class: "sharing", Activity: "unshare", Target: res.ID,
 		Details: map[string]any{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+	httpx.OK(w)
 	return nil
 }

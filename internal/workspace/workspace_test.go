@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"timbre/internal/apikey"
+	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/history"
 	"timbre/internal/httpx"
@@ -110,6 +111,7 @@ func (e *env) do(a actor, method, path string, body any) *httptest.ResponseRecor
 	}
 	w := httptest.NewRecorder()
 	e.mux.ServeHTTP(w, r)
+	apitest.Recorded(e.t, r, w)
 	return w
 }
 

@@ -2313,7 +2313,7 @@ export interface paths {
         };
         /**
          * Get Resource
-         * @description Gets the metadata of a resource by ID.
+         * @description Gets the metadata of a resource by ID. Besides ElevenLabs' resource types, Timbre shares history items (`resource_type=history`).
          */
         get: operations["get_resource_metadata"];
         put?: never;
@@ -4805,76 +4805,6 @@ export interface components {
              */
             password: string;
         };
-        /**
-         * ResourceMetadataResponseModel
-         * @example {
-         *       "anonymous_access_level_override": "viewer",
-         *       "creator_user_id": "5zavrE1kZXv2lFw9BKgEkf0B5Wqo",
-         *       "resource_id": "4ZUqyldxf71HqUbcP2Lc",
-         *       "resource_name": "My Custom Voice",
-         *       "resource_type": "voice",
-         *       "role_to_group_ids": {
-         *         "admin": [
-         *           "5zavrE1kZXv2lFw9BKgEkf0B5Wqo"
-         *         ],
-         *         "editor": [
-         *           "8ruQDGM2R4w1mFbHI5aROCUjIpJZ"
-         *         ],
-         *         "role_01jd7yq2k8f0abcd1234wxyz": [
-         *           "9mQrTx4vNb2wKpLs6ZyE1cHgUdFa"
-         *         ],
-         *         "viewer": []
-         *       },
-         *       "share_options": [
-         *         {
-         *           "id": "i2YYI6huwBmcgYydAXARmQJc3pmX",
-         *           "name": "user@example.com",
-         *           "type": "user"
-         *         },
-         *         {
-         *           "id": "x1AfvYKAmiqxCnbvZeNXHqqthJaC",
-         *           "name": "mygroup",
-         *           "type": "group"
-         *         }
-         *       ]
-         *     }
-         */
-        ResourceMetadataResponseModel: {
-            /**
-             * Resource Id
-             * @description The ID of the resource.
-             */
-            resource_id: string;
-            /**
-             * Resource Name
-             * @description The name of the resource, if available.
-             */
-            resource_name: string | null;
-            /** @description The type of the resource. */
-            resource_type: components["schemas"]["WorkspaceResourceType"];
-            /**
-             * Creator User Id
-             * @description The ID of the user who created the resource.
-             */
-            creator_user_id: string | null;
-            /**
-             * Anonymous Access Level Override
-             * @description The access level for anonymous users. If None, the resource is not shared publicly.
-             */
-            anonymous_access_level_override: ("admin" | "editor" | "commenter" | "viewer") | null;
-            /**
-             * Role To Group Ids
-             * @description A mapping of grant slots to group IDs. Keys are the preset access roles plus workspace custom-role ids ('role_...'). When the resource is shared with a user, the group id is the user's id.
-             */
-            role_to_group_ids: {
-                [key: string]: string[];
-            };
-            /**
-             * Share Options
-             * @description List of options for sharing the resource further in the workspace. These are users who don't have access to the resource yet.
-             */
-            share_options: components["schemas"]["ShareOptionResponseModel"][];
-        };
         SSODomain: {
             domain: string;
             provider_id: string;
@@ -5740,6 +5670,81 @@ export interface components {
          * @enum {string}
          */
         SubscriptionStatusType: "trialing" | "active" | "incomplete" | "past_due" | "free" | "free_disabled";
+        /**
+         * TimbreResourceMetadataResponseModel
+         * @example {
+         *       "anonymous_access_level_override": "viewer",
+         *       "creator_user_id": "5zavrE1kZXv2lFw9BKgEkf0B5Wqo",
+         *       "resource_id": "4ZUqyldxf71HqUbcP2Lc",
+         *       "resource_name": "My Custom Voice",
+         *       "resource_type": "voice",
+         *       "role_to_group_ids": {
+         *         "admin": [
+         *           "5zavrE1kZXv2lFw9BKgEkf0B5Wqo"
+         *         ],
+         *         "editor": [
+         *           "8ruQDGM2R4w1mFbHI5aROCUjIpJZ"
+         *         ],
+         *         "role_01jd7yq2k8f0abcd1234wxyz": [
+         *           "9mQrTx4vNb2wKpLs6ZyE1cHgUdFa"
+         *         ],
+         *         "viewer": []
+         *       },
+         *       "share_options": [
+         *         {
+         *           "id": "i2YYI6huwBmcgYydAXARmQJc3pmX",
+         *           "name": "user@example.com",
+         *           "type": "user"
+         *         },
+         *         {
+         *           "id": "x1AfvYKAmiqxCnbvZeNXHqqthJaC",
+         *           "name": "mygroup",
+         *           "type": "group"
+         *         }
+         *       ]
+         *     }
+         */
+        TimbreResourceMetadataResponseModel: {
+            /**
+             * Resource Id
+             * @description The ID of the resource.
+             */
+            resource_id: string;
+            /**
+             * Resource Name
+             * @description The name of the resource, if available.
+             */
+            resource_name: string | null;
+            /** @description The type of the resource. */
+            resource_type: components["schemas"]["TimbreWorkspaceResourceType"];
+            /**
+             * Creator User Id
+             * @description The ID of the user who created the resource.
+             */
+            creator_user_id: string | null;
+            /**
+             * Anonymous Access Level Override
+             * @description The access level for anonymous users. If None, the resource is not shared publicly.
+             */
+            anonymous_access_level_override: ("admin" | "editor" | "commenter" | "viewer") | null;
+            /**
+             * Role To Group Ids
+             * @description A mapping of grant slots to group IDs. Keys are the preset access roles plus workspace custom-role ids ('role_...'). When the resource is shared with a user, the group id is the user's id.
+             */
+            role_to_group_ids: {
+                [key: string]: string[];
+            };
+            /**
+             * Share Options
+             * @description List of options for sharing the resource further in the workspace. These are users who don't have access to the resource yet.
+             */
+            share_options: components["schemas"]["ShareOptionResponseModel"][];
+        };
+        /**
+         * TimbreWorkspaceResourceType
+         * @description ElevenLabs' resource types, and Timbre's `history` (a history item shared in the workspace).
+         */
+        TimbreWorkspaceResourceType: components["schemas"]["WorkspaceResourceType"] | "history";
         /**
          * UpdateWorkspaceMemberResponseModel
          * @example {
@@ -12024,7 +12029,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Resource type of the target resource. */
-                resource_type: components["schemas"]["WorkspaceResourceType"];
+                resource_type: components["schemas"]["TimbreWorkspaceResourceType"];
             };
             header?: never;
             path: {
@@ -12041,7 +12046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResourceMetadataResponseModel"];
+                    "application/json": components["schemas"]["TimbreResourceMetadataResponseModel"];
                 };
             };
             /** @description Validation Error */

@@ -5,11 +5,11 @@ import { client, unwrap, type Schemas } from '@/lib/api';
  * workspace resource routes. The public link (ShareDialog) is separate.
  */
 
-// Timbre extends the API's WorkspaceResourceType with 'history'; the document lists only the API's types.
+// Timbre extends the API's WorkspaceResourceType with 'history'; the document lists it only where Timbre answers (the metadata route).
 const HISTORY = 'history' as Schemas['WorkspaceResourceType'];
 
 export type ResourceRole = 'admin' | 'editor' | 'commenter' | 'viewer';
-export type HistoryAccess = Schemas['ResourceMetadataResponseModel'];
+export type HistoryAccess = Schemas['TimbreResourceMetadataResponseModel'];
 
 /** Weakest first, as the role select lists them. */
 export const RESOURCE_ROLES: ResourceRole[] = ['viewer', 'commenter', 'editor', 'admin'];
