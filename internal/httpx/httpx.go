@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is an application error in the API's shape {"detail":{"status","message"}}.
@@ -33,6 +36,10 @@ var (
 	ErrUnauthorized = &Error{http.StatusUnauthorized, "invalid_api_key", "Invalid API key"}
 	ErrNotFound     = &Error{http.StatusNotFound, "not_found", "Not found"}
 	ErrCSRF         = &Error{http.StatusForbidden, "csrf_failed", "The request's CSRF token is missing or wrong. Reload the page and try again."}
+	ErrNotJSON      = &Error{http.StatusUnsupportedMediaType, "unsupported_media_type", "Send the request body as JSON with Content-Type: application/json."}
+	// A body that ends before its Content-Length (or its last chunk) is the client's fault.
+	errBodyCutShort = &Error{http.StatusBadRequest, "body_incomplete", "The request body ended before its announced length."}
+	errBodyTimeout  = &Error{http.StatusRequestTimeout, "body_timeout", "The request body did not arrive in time."}
 )
 
 // FieldError is one entry of a 422 validation error.
@@ -95,6 +102,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": ve.Fields})
 	case errors.As(err, &ae):
 		WriteJSON(w, ae.HTTPStatus, map[string]any{"detail": map[string]string{"status": ae.Status, "message": ae.Message}})
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		WriteError(w, r, errBodyCutShort)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The body read deadline (Router.BodyTimeout) passed: the body trickled in too slowly.
+		WriteError(w, r, errBodyTimeout)
 	case errors.As(err, &mbe):
 		WriteJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"detail": map[string]string{"status": "payload_too_large",
 			"message": fmt.Sprintf("The request body is larger than the limit of %d bytes.", mbe.Limit)}})
@@ -107,8 +119,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // DecodeJSON reads a JSON body of at most limit bytes into dst. Unknown fields are ignored (the
-// API adds fields over time and SDKs send them), but malformed JSON and wrong types give a 422
-// naming the field.
+// API adds fields over time and SDKs send them), but malformed JSON, wrong types and text that is
+// not valid UTF-8 give a 422 naming the field. The body must be sent as application/json: a
+// browser sends other types (text/plain forms) across sites without asking first.
 func DecodeJSON(r *http.Request, limit int64, dst any) error {
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	data, err := io.ReadAll(body)
@@ -117,6 +130,15 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return Invalid("body", "body", "missing", "Field required: the request needs a JSON body.")
+	}
+	if !IsJSONContentType(r.Header.Get("Content-Type")) {
+		return ErrNotJSON
+	}
+	if !utf8.Valid(data) {
+		// encoding/json would quietly turn the bad bytes into U+FFFD (and the text would be spoken
+		// and charged that way).
+		return &ValidationError{Fields: []FieldError{{Loc: append([]any{"body"}, invalidUTF8Path(data)...),
+			Msg: "Text must be valid UTF-8.", Type: "unicode_error"}}}
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
 		var te *json.UnmarshalTypeError
@@ -130,6 +152,78 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 		return Invalid("body", "body", "json_invalid", "JSON decode error: "+err.Error())
 	}
 	return nil
+}
+
+// IsJSONContentType says whether a Content-Type header names JSON (application/json or a
+// +json type, any parameters).
+func IsJSONContentType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// invalidUTF8Path names where in a JSON document its first invalid UTF-8 byte is: the keys
+// (and array indexes) leading to the string that holds it, e.g. ["text"] or ["voice_settings",
+// "style"]; ["body"] when it is outside any value.
+func invalidUTF8Path(data []byte) []any {
+	bad := 0
+	for bad < len(data) {
+		r, n := utf8.DecodeRune(data[bad:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		bad += n
+	}
+	type level struct {
+		array bool
+		key   any // the current key, or the index of the current element
+		atKey bool
+	}
+	var stack []*level
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return []any{"body"}
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if delim, ok := tok.(json.Delim); ok {
+			switch delim {
+			case '{', '[':
+				if top != nil && top.array {
+					top.key = top.key.(int) + 1
+				}
+				stack = append(stack, &level{array: delim == '[', key: -1, atKey: delim == '{'})
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 {
+					stack[len(stack)-1].atKey = !stack[len(stack)-1].array
+				}
+			}
+			continue
+		}
+		if top != nil && top.array {
+			top.key = top.key.(int) + 1
+		}
+		if top != nil && !top.array && top.atKey {
+			top.key = tok
+		}
+		if dec.InputOffset() > int64(bad) {
+			path := []any{}
+			for _, l := range stack {
+				path = append(path, l.key)
+			}
+			if len(path) == 0 {
+				return []any{"body"}
+			}
+			return path
+		}
+		if top != nil && !top.array {
+			top.atKey = !top.atKey
+		}
+	}
 }
 
 type ctxKey int
