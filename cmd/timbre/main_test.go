@@ -124,6 +124,7 @@ func TestServeDrainsStreamsOnSIGTERM(t *testing.T) {
 	text := strings.Repeat("This long stream keeps going while the server is asked to stop. ", 30)
 	req, _ := http.NewRequest("POST", base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_16000", strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 	req.Header.Set("xi-api-key", key)
+	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

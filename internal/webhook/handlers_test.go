@@ -109,6 +109,9 @@ func (e *env) do(key, method, path string, body any) (int, map[string]any) {
 	r := httptest.NewRequest(method, path, rd)
 	r.RemoteAddr = "203.0.113.7:5555"
 	r.Header.Set("xi-api-key", key)
+	if body != nil {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	w := httptest.NewRecorder()
 	e.mux.ServeHTTP(w, r)
 	var m map[string]any
