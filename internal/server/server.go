@@ -228,7 +228,7 @@ func contentSecurityPolicy(scriptHashes []string, frameAncestors string) string 
 		scripts += " '" + h + "'"
 	}
 	return "default-src 'self'; script-src " + scripts + "; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-		"media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; " +
+		"media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self' blob: data:; worker-src 'self' blob:; object-src 'none'; " +
 		"base-uri 'self'; form-action 'self'; frame-ancestors " + frameAncestors
 }
 

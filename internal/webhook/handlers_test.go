@@ -236,6 +236,11 @@ func TestWebhookCRUD(t *testing.T) {
 			{createBody("x", "https://10.0.0.8/", nil), "webhook_url"},
 			{createBody("x", "https://[::1]/", nil), "webhook_url"},
 			{createBody("x", "https://localhost/", nil), "webhook_url"},
+			// Numeric forms the system resolver reads as 127.0.0.1 and 169.254.169.254.
+			{createBody("x", "https://2130706433/", nil), "webhook_url"},
+			{createBody("x", "https://0x7f.1/", nil), "webhook_url"},
+			{createBody("x", "https://127.1/", nil), "webhook_url"},
+			{createBody("x", "https://0251.0376.0251.0376/", nil), "webhook_url"},
 			{createBody("x", "https://93.184.216.34/", map[string]string{"ElevenLabs-Signature": "forged"}), "ElevenLabs-Signature"},
 			{createBody("x", "https://93.184.216.34/", map[string]string{"X-A": "line\r\nInjected: 1"}), "X-A"},
 		} {
