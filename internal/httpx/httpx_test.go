@@ -10,11 +10,11 @@ import (
 
 func TestDecodeJSONNamesInvalidUTF8(t *testing.T) {
 	cases := map[string]string{
-		"{\"text\":\"caf\xe9\"}":                                    "[body text]",
-		"{\"a\":1,\"voice_settings\":{\"style\":\"\xff\"}}":         "[body voice_settings style]",
+		"{\"text\":\"caf\xe9\"}":                                     "[body text]",
+		"{\"a\":1,\"voice_settings\":{\"style\":\"\xff\"}}":          "[body voice_settings style]",
 		"{\"list\":[\"ok\",{\"x\":\"ok\"},{\"name\":\"\xc3\"}]}":     "[body list 2 name]",
 		"{\"list\":[[\"ok\"],[\"ok\",\"\xfe\"]],\"after\":\"fine\"}": "[body list 1 1]",
-		"{\"ke\xffy\":\"value\"}":                                   "[body ke\ufffdy]",
+		"{\"ke\xffy\":\"value\"}":                                    "[body ke\ufffdy]",
 	}
 	for body, want := range cases {
 		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
