@@ -3,6 +3,7 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -134,11 +135,11 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 	if !IsJSONContentType(r.Header.Get("Content-Type")) {
 		return ErrNotJSON
 	}
-	if !utf8.Valid(data) {
-		// encoding/json would quietly turn the bad bytes into U+FFFD (and the text would be spoken
-		// and charged that way).
-		return &ValidationError{Fields: []FieldError{{Loc: append([]any{"body"}, invalidUTF8Path(data)...),
-			Msg: "Text must be valid UTF-8.", Type: "unicode_error"}}}
+	if bad := firstInvalidText(data); bad >= 0 {
+		// encoding/json would quietly turn the bad bytes (or a lone surrogate escape) into U+FFFD,
+		// and the text would be spoken and charged that way.
+		return &ValidationError{Fields: []FieldError{{Loc: append([]any{"body"}, jsonPathAt(data, bad)...),
+			Msg: "Text must be valid UTF-8 (no invalid bytes, no unpaired surrogates).", Type: "unicode_error"}}}
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
 		var te *json.UnmarshalTypeError
@@ -161,18 +162,64 @@ func IsJSONContentType(ct string) bool {
 	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 }
 
-// invalidUTF8Path names where in a JSON document its first invalid UTF-8 byte is: the keys
-// (and array indexes) leading to the string that holds it, e.g. ["text"] or ["voice_settings",
-// "style"]; ["body"] when it is outside any value.
-func invalidUTF8Path(data []byte) []any {
-	bad := 0
-	for bad < len(data) {
-		r, n := utf8.DecodeRune(data[bad:])
-		if r == utf8.RuneError && n <= 1 {
-			break
-		}
-		bad += n
+// firstInvalidText is the offset of the first byte that is not valid UTF-8, or of the first
+// \u escape of an unpaired UTF-16 surrogate, in a JSON document; -1 when there is none.
+// (Backslashes occur only inside strings, so escapes need no parsing of the document.)
+func firstInvalidText(data []byte) int {
+	if utf8.Valid(data) && !bytes.Contains(data, []byte(`\ud`)) && !bytes.Contains(data, []byte(`\uD`)) {
+		return -1 // the common case, without the byte-by-byte walk
 	}
+	for i := 0; i < len(data); {
+		if data[i] == '\\' && i+1 < len(data) {
+			if data[i+1] != 'u' {
+				i += 2
+				continue
+			}
+			if r, ok := hex4(data, i+2); ok && r >= 0xD800 && r <= 0xDFFF {
+				low, ok := hex4(data, i+8)
+				if r >= 0xDC00 || i+7 >= len(data) || data[i+6] != '\\' || data[i+7] != 'u' || !ok || low < 0xDC00 || low > 0xDFFF {
+					return i
+				}
+				i += 12
+				continue
+			}
+			i += 2
+			continue
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// hex4 reads the four hex digits at data[i:i+4].
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// jsonPathAt names where in a JSON document the byte at offset bad is: the keys (and array
+// indexes) leading to the string that holds it, e.g. ["text"] or ["voice_settings", "style"];
+// ["body"] when it is outside any value.
+func jsonPathAt(data []byte, bad int) []any {
 	type level struct {
 		array bool
 		key   any // the current key, or the index of the current element

@@ -15,6 +15,10 @@ func TestDecodeJSONNamesInvalidUTF8(t *testing.T) {
 		"{\"list\":[\"ok\",{\"x\":\"ok\"},{\"name\":\"\xc3\"}]}":     "[body list 2 name]",
 		"{\"list\":[[\"ok\"],[\"ok\",\"\xfe\"]],\"after\":\"fine\"}": "[body list 1 1]",
 		"{\"ke\xffy\":\"value\"}":                                    "[body ke\ufffdy]",
+		`{"ok":"\ud83d\ude00","text":"lone \ud800 high"}`:            "[body text]",
+		`{"text":"lone low \uDC00"}`:                                 "[body text]",
+		`{"text":"high at the end \ud800"}`:                          "[body text]",
+		`{"text":"high then letter \ud800\u0041"}`:                   "[body text]",
 	}
 	for body, want := range cases {
 		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
@@ -28,6 +32,17 @@ func TestDecodeJSONNamesInvalidUTF8(t *testing.T) {
 		}
 		if got := fmt.Sprint(ve.Fields[0].Loc); got != want {
 			t.Errorf("%q: loc %s, want %s", body, got, want)
+		}
+	}
+}
+
+func TestDecodeJSONKeepsValidText(t *testing.T) {
+	for _, body := range []string{`{"text":"\ud83d\ude00 caf\u00e9 \\ud800 is text"}`, "{\"text\":\"café 😀 \\\\\"}"} {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		var dst struct{ Text string }
+		if err := DecodeJSON(r, 1<<20, &dst); err != nil || strings.ContainsRune(dst.Text, '\ufffd') {
+			t.Errorf("%s: %v %q", body, err, dst.Text)
 		}
 	}
 }
