@@ -17,7 +17,7 @@ type Router struct {
 	// Wrap decorates each registered handler (metrics by route); set by the server.
 	Wrap func(pattern string, h http.Handler) http.Handler
 	// BodyTimeout is how long a route may take to receive its request body (0 = no limit); a
-	// body that trickles in slower ends with 408. (Applied per route, so uploads can get more.)
+	// body that trickles in slower ends with 408. It is set by each route, after the request head.
 	BodyTimeout time.Duration
 	// PublicURL is the server's own origin besides the request's Host (TIMBRE_PUBLIC_URL), for
 	// the cross-site check of unauthenticated POSTs.
@@ -143,11 +143,6 @@ func bodyDeadline(next http.Handler, d time.Duration) http.Handler {
 // Public registers a route anyone may call. Unless it is a GET or has the CrossSite option,
 // browsers may send it only from the server's own pages.
 func (rt *Router) Public(pattern string, h Handler, opts ...Option) {
-	rt.handle(pattern, false, h, opts...)
-}
-
-// PublicHTTP registers a plain http.Handler anyone may call.
-func (rt *Router) PublicHTTP(pattern string, h http.Handler, opts ...Option) {
 	rt.handle(pattern, false, h, opts...)
 }
 
