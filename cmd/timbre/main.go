@@ -129,8 +129,22 @@ func serve(args []string, stderr io.Writer, withHTTP bool) error {
 	}
 	srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
 	log.Info("timbre is listening", "addr", ln.Addr().String(), "url", cfg.PublicURL, "data", cfg.DataDir)
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- srv.Serve(ln) }()
+	if cfg.MetricsAddr != "" {
+		// Metrics on their own listener, for the operator's network only: they name routes and
+		// counts that the public should not read.
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", a.MetricsHandler())
+		msrv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		defer msrv.Close()
+		log.Info("metrics are served", "addr", mln.Addr().String()+"/metrics")
+		go func() { errc <- msrv.Serve(mln) }()
+	}
 	select {
 	case err := <-errc:
 		return err

@@ -97,10 +97,13 @@ func TestServeDrainsStreamsOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := strings.TrimSpace(out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:])
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--data", dir, "--espeak-workers", "1")
+	freeAddr := func() string {
+		ln, _ := net.Listen("tcp", "127.0.0.1:0")
+		defer ln.Close()
+		return ln.Addr().String()
+	}
+	addr, metricsAddr := freeAddr(), freeAddr()
+	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--data", dir, "--espeak-workers", "1", "--metrics-addr", metricsAddr)
 	cmd.Env = append(os.Environ(), "TIMBRE_TEST_MAIN=1")
 	var logs bytes.Buffer
 	cmd.Stderr = &logs
@@ -121,9 +124,22 @@ func TestServeDrainsStreamsOnSIGTERM(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	// Metrics are served on their own listener only.
+	for url, want := range map[string]bool{"http://" + metricsAddr + "/metrics": true, base + "/metrics": false} {
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if got := res.StatusCode == 200 && bytes.Contains(body, []byte("timbre_http_requests_total")); got != want {
+			t.Errorf("GET %s: %d, metrics served %v, want %v", url, res.StatusCode, got, want)
+		}
+	}
 	text := strings.Repeat("This long stream keeps going while the server is asked to stop. ", 30)
 	req, _ := http.NewRequest("POST", base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_16000", strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 	req.Header.Set("xi-api-key", key)
+	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -93,6 +93,9 @@ func (e *env) do(key, method, path string, body any, headers ...string) (int, ma
 	r := httptest.NewRequest(method, path, rd)
 	r.RemoteAddr = "203.0.113.7:5555"
 	r.Header.Set("xi-api-key", key)
+	if body != nil {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		r.Header.Set(headers[i], headers[i+1])
 	}

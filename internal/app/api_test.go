@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -184,8 +186,31 @@ func TestOpenAISpeech(t *testing.T) {
 	if !strings.HasPrefix(string(r.body), "RIFF") {
 		t.Error("not a wav file")
 	}
-	fieldError(t, e.do("POST", "/v1/audio/speech", e.key, map[string]any{"input": "x", "voice": "alloy", "response_format": "aac"}))
+	// All six of the protocol's formats, each in the content type OpenAI answers with.
+	for format, ct := range map[string]string{"aac": "audio/aac", "flac": "audio/flac", "opus": "audio/ogg", "pcm": "audio/pcm"} {
+		r = e.do("POST", "/v1/audio/speech", e.key, map[string]any{"model": "gpt-4o-mini-tts", "input": "Six formats.", "voice": "nova",
+			"response_format": format, "instructions": "Speak cheerfully."})
+		expect(t, r, 200)
+		if r.Header.Get("Content-Type") != ct {
+			t.Errorf("%s: content type %s, want %s", format, r.Header.Get("Content-Type"), ct)
+		}
+		if format != "pcm" {
+			checkSpeech(t, r.body, 0.4, 4)
+		}
+	}
+	if loc := fieldError(t, e.do("POST", "/v1/audio/speech", e.key, map[string]any{"input": "x", "voice": "alloy", "response_format": "ogg"})); loc[1] != "response_format" {
+		t.Errorf("loc %v", loc)
+	}
 	fieldError(t, e.do("POST", "/v1/audio/speech", e.key, map[string]any{"input": "x", "voice": "alloy", "speed": 9}))
+	// Errors name the protocol's fields, not the ElevenLabs body's.
+	if loc := fieldError(t, e.do("POST", "/v1/audio/speech", e.key, map[string]any{"input": " ", "voice": "alloy"})); loc[1] != "input" {
+		t.Errorf("empty input: loc %v, want input", loc)
+	}
+	if loc := fieldError(t, e.do("POST", "/v1/audio/speech", e.key, map[string]any{"input": "x", "voice": "alloy", "model": "tts-9"})); loc[1] != "model" {
+		t.Errorf("unknown model: loc %v, want model", loc)
+	}
+	// The Bearer scheme is case-insensitive.
+	expect(t, e.do("POST", "/v1/audio/speech", "", map[string]any{"input": "Lower case.", "voice": "alloy", "response_format": "wav"}, "Authorization", "bearer "+e.key), 200)
 	expect(t, e.do("POST", "/v1/audio/speech", "", map[string]any{"input": "x", "voice": "alloy"}), 401)
 }
 
@@ -194,10 +219,21 @@ func TestOperationalRoutes(t *testing.T) {
 	expect(t, e.do("GET", "/healthz", "", nil), 200)
 	expect(t, e.do("GET", "/readyz", "", nil), 200)
 	e.generate(e.key, sarah, "Counted.")
-	m := e.do("GET", "/metrics", "", nil)
-	expect(t, m, 200)
+	// Metrics are not on the public listener (they go to TIMBRE_METRICS_ADDR's own).
+	expect(t, e.do("GET", "/metrics", "", nil, "Origin", "https://example.org"), 404)
+	ms := httptest.NewServer(e.app.MetricsHandler())
+	defer ms.Close()
+	res, err := http.Get(ms.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("metrics listener: %d, CORS %q", res.StatusCode, res.Header.Get("Access-Control-Allow-Origin"))
+	}
 	for _, want := range []string{`timbre_http_requests_total{code="200",route="POST /v1/text-to-speech/{voice_id}"}`, "timbre_http_request_duration_seconds_bucket", `timbre_synthesis_audio_seconds_total{engine="espeak"}`} {
-		if !strings.Contains(string(m.body), want) {
+		if !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}

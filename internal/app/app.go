@@ -169,7 +169,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders,
+		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders, PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
 	})
 	ok = true
 	return a, nil
@@ -215,6 +215,9 @@ func (a *App) openEngines(cfg *config.Config, o Options) error {
 
 // Handler is the HTTP handler.
 func (a *App) Handler() http.Handler { return a.Server.Handler }
+
+// MetricsHandler serves the Prometheus metrics (for the operator's own listener).
+func (a *App) MetricsHandler() http.Handler { return a.Server.Metrics }
 
 // Routes lists every registered route.
 func (a *App) Routes() []httpx.Route { return a.Server.Router.Routes() }

@@ -86,7 +86,6 @@ func tenantCases() map[string]sweepCase {
 		"GET /openapi.json":                        {public: pubInfra},
 		"GET /healthz":                             {public: pubInfra},
 		"GET /readyz":                              {public: pubInfra},
-		"GET /metrics":                             {public: pubInfra},
 
 		// ---- the caller's own account ----
 		"GET /api/auth/mfa":               {own: sessionOnly},

@@ -170,12 +170,12 @@ func probeEncoded(t *testing.T, data []byte, f Format) probeInfo {
 
 var ffmpegCodec = map[string]string{
 	CodecMP3: "mp3", CodecOpus: "opus", CodecPCM: "pcm_s16le", CodecWAV: "pcm_s16le",
-	CodecULaw: "pcm_mulaw", CodecALaw: "pcm_alaw",
+	CodecULaw: "pcm_mulaw", CodecALaw: "pcm_alaw", CodecAAC: "aac", CodecFLAC: "flac",
 }
 
 func TestEncodeEveryFormat(t *testing.T) {
 	requireFFmpeg(t)
-	names := slices.Concat(NonStreamingFormats, []string{"mp3_48000_128", "mp3_48000_192", "mp3_48000_240", "mp3_48000_320"})
+	names := slices.Concat(NonStreamingFormats, []string{"mp3_48000_128", "mp3_48000_192", "mp3_48000_240", "mp3_48000_320"}, OpenAIOnlyFormats)
 	const inRate = 24000
 	signals := map[string][]int16{"tone": tone(440, inRate, 1), "speech": speechLike(inRate, 1)}
 	for _, name := range names {
@@ -207,6 +207,17 @@ func TestEncodeEveryFormat(t *testing.T) {
 					if info.Bitrate != MP3FrameBitrate(f) {
 						t.Errorf("bitrate %d, want %d", info.Bitrate, MP3FrameBitrate(f))
 					}
+				case CodecAAC: // average bitrate over a short file: roughly the target
+					if r := float64(info.Bitrate) / float64(f.Bitrate); r < 0.5 || r > 1.5 {
+						t.Errorf("bitrate %d, want ≈ %d", info.Bitrate, f.Bitrate)
+					}
+				case CodecFLAC:
+					// Written to a pipe, the header cannot be given the length afterwards, so
+					// ffprobe reports neither duration nor bitrate: judge the decoded audio.
+					if compressed := float64(len(data)) * 8; compressed >= float64(f.Bitrate) {
+						t.Errorf("%d bytes for 1 s: not compressed below the raw rate %d", len(data), f.Bitrate)
+					}
+					info.Duration = 1
 				default: // uncompressed: exact
 					if info.Bitrate != f.Bitrate {
 						t.Errorf("bitrate %d, want %d", info.Bitrate, f.Bitrate)
@@ -223,6 +234,9 @@ func TestEncodeEveryFormat(t *testing.T) {
 				}
 				if rate != f.SampleRate {
 					t.Errorf("decoded rate %d, want %d", rate, f.SampleRate)
+				}
+				if d := float64(len(got)) / float64(rate); math.Abs(d-1) > 0.08 {
+					t.Errorf("decoded %.3f s, want ≈ 1 s", d)
 				}
 				if r := rms(got) / rms(sig); r < 0.5 || r > 1.5 {
 					t.Errorf("decoded RMS %.0f vs input %.0f", rms(got), rms(sig))
@@ -244,7 +258,7 @@ func TestEncodeBadArgs(t *testing.T) {
 	if _, err := Encode(ctx, tone(440, 16000, 0.1), 0, f); err == nil {
 		t.Error("zero input rate accepted")
 	}
-	if _, err := Encode(ctx, nil, 16000, Format{Name: "flac_44100", Codec: "flac", SampleRate: 44100}); err == nil {
+	if _, err := Encode(ctx, nil, 16000, Format{Name: "vorbis_44100", Codec: "vorbis", SampleRate: 44100}); err == nil {
 		t.Error("unknown codec accepted")
 	}
 	if _, err := NewStreamEncoder(ctx, 16000, Format{}, io.Discard); err == nil {

@@ -17,17 +17,19 @@ func checkArgs(inRate int, f Format) error {
 	switch f.Codec {
 	case CodecPCM, CodecULaw, CodecALaw, CodecWAV:
 		return nil
-	case CodecMP3, CodecOpus:
+	case CodecMP3, CodecOpus, CodecAAC:
 		if f.Bitrate <= 0 {
 			return fmt.Errorf("audio: format %q has no bitrate", f.Name)
 		}
+		return nil
+	case CodecFLAC:
 		return nil
 	}
 	return fmt.Errorf("audio: unsupported codec %q", f.Codec)
 }
 
 // goEncoded reports whether f is produced in Go rather than by ffmpeg.
-func goEncoded(f Format) bool { return f.Codec != CodecMP3 && f.Codec != CodecOpus }
+func goEncoded(f Format) bool { return !f.FFmpegEncoded() }
 
 // Encode converts mono 16-bit samples at inRate into a complete file/stream in format f.
 func Encode(ctx context.Context, samples []int16, inRate int, f Format) ([]byte, error) {

@@ -49,6 +49,13 @@ func ffmpegArgs(inRate int, f Format, streaming bool) []string {
 			// The ogg muxer otherwise collects up to 1 s of packets per page.
 			args = append(args, "-page_duration", "20000")
 		}
+	case CodecAAC:
+		// ADTS frames: each carries its own header, so the stream plays from any point and
+		// needs no seekable output.
+		args = append(args, "-c:a", "aac", "-b:a", kbps(f.Bitrate), "-f", "adts")
+	case CodecFLAC:
+		// On a pipe the muxer cannot go back to fill in the total length; players don't need it.
+		args = append(args, "-c:a", "flac", "-sample_fmt", "s16", "-f", "flac")
 	default:
 		panic("audio: ffmpeg is not used for " + f.Codec)
 	}

@@ -20,6 +20,8 @@ const (
 	CodecALaw = "alaw"
 	CodecOpus = "opus" // Opus in an Ogg container
 	CodecWAV  = "wav"  // RIFF/WAVE, 16-bit PCM mono
+	CodecAAC  = "aac"  // AAC-LC in ADTS frames (OpenAI protocol only)
+	CodecFLAC = "flac" // FLAC, 16-bit mono (OpenAI protocol only)
 )
 
 // Format is one API output_format value, e.g. "mp3_44100_128".
@@ -53,6 +55,10 @@ var NonStreamingFormats = concat(StreamingFormats, WAVFormats)
 // MusicFormats is StreamingFormats plus "auto" and the 48 kHz mp3 values, without wav (26 values).
 var MusicFormats = concat(StreamingFormats, []string{AutoFormat, "mp3_48000_128", "mp3_48000_192", "mp3_48000_240", "mp3_48000_320"})
 
+// OpenAIOnlyFormats are what the OpenAI protocol's response_format aac and flac map onto; no
+// ElevenLabs endpoint offers them (they are in none of the sets above).
+var OpenAIOnlyFormats = []string{"aac_24000_64", "flac_24000"}
+
 func concat(a, b []string) []string {
 	out := make([]string, 0, len(a)+len(b))
 	return append(append(out, a...), b...)
@@ -61,7 +67,7 @@ func concat(a, b []string) []string {
 // known holds every concrete format name of all three sets.
 var known = func() map[string]bool {
 	m := map[string]bool{}
-	for _, set := range [][]string{NonStreamingFormats, MusicFormats} {
+	for _, set := range [][]string{NonStreamingFormats, MusicFormats, OpenAIOnlyFormats} {
 		for _, n := range set {
 			if n != AutoFormat {
 				m[n] = true
@@ -85,11 +91,11 @@ func ParseFormat(name string) (Format, error) {
 	f := Format{Name: name, Codec: parts[0]}
 	fmt.Sscan(parts[1], &f.SampleRate)
 	switch f.Codec {
-	case CodecMP3, CodecOpus:
+	case CodecMP3, CodecOpus, CodecAAC:
 		var kbps int
 		fmt.Sscan(parts[2], &kbps)
 		f.Bitrate = kbps * 1000
-	case CodecPCM, CodecWAV:
+	case CodecPCM, CodecWAV, CodecFLAC:
 		f.Bitrate = 16 * f.SampleRate
 	case CodecULaw, CodecALaw:
 		f.Bitrate = 8 * f.SampleRate
@@ -106,6 +112,10 @@ func (f Format) ContentType() string {
 		return "audio/wav"
 	case CodecOpus:
 		return "audio/ogg"
+	case CodecAAC:
+		return "audio/aac"
+	case CodecFLAC:
+		return "audio/flac"
 	case CodecULaw:
 		return "audio/basic"
 	case CodecALaw:
@@ -113,6 +123,15 @@ func (f Format) ContentType() string {
 	default:
 		return "audio/pcm"
 	}
+}
+
+// FFmpegEncoded says whether ffmpeg encodes f (mp3, opus, aac, flac); the rest is done in Go.
+func (f Format) FFmpegEncoded() bool {
+	switch f.Codec {
+	case CodecMP3, CodecOpus, CodecAAC, CodecFLAC:
+		return true
+	}
+	return false
 }
 
 // Ext is the file name extension (without dot) for this format.

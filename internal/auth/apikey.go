@@ -46,8 +46,9 @@ func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
 func requestKey(r *http.Request) string {
 	key := r.Header.Get("xi-api-key")
 	if key == "" {
-		if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-			key = strings.TrimPrefix(h, "Bearer ")
+		// The scheme name is case-insensitive (RFC 9110 §11.1): "bearer" and "BEARER" work too.
+		if scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+			key = token
 		}
 	}
 	return strings.TrimSpace(key)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -235,7 +236,7 @@ func (h *Handlers) mailbox(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The mailbox holds every user's verification and reset links, so it answers only requests
 	// from this machine (the out-of-the-box setup at http://localhost:8080).
-	if !fromLoopback(r) {
+	if !fromLoopback(r) || !h.localHost(r.Host) {
 		return httpx.Errorf(http.StatusForbidden, "mailbox_local_only", "The development mailbox is only readable from the server's own machine. Configure SMTP (TIMBRE_SMTP_HOST) to send mail.")
 	}
 	msgs, err := h.Svc.DB.ListMail(r.Context(), 100)
@@ -318,6 +319,23 @@ func setCookie(w http.ResponseWriter, name, value string, httpOnly bool, maxAge 
 }
 
 // fromLoopback says whether the request came straight from this machine (no proxy in between).
+// localHost says whether a request's Host names this machine (localhost, a loopback address) or
+// the server's public URL. A page whose own name was re-pointed at 127.0.0.1 (DNS rebinding)
+// reaches the server from loopback, but under its own name, and so is refused.
+func (h *Handlers) localHost(host string) bool {
+	if pub, err := url.Parse(h.Svc.PublicURL); err == nil && strings.EqualFold(pub.Host, host) {
+		return true
+	}
+	if name, _, err := net.SplitHostPort(host); err == nil {
+		host = name
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
 func fromLoopback(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -71,6 +71,7 @@ func do(t *testing.T, mux http.Handler, method, path string, body any, opts ...o
 	}
 	r := httptest.NewRequest(method, path, rd)
 	r.RemoteAddr = "127.0.0.1:40000" // as from the server's own machine; fromAddr changes it
+	r.Host = "localhost:8080"
 	if body != nil {
 		r.Header.Set("Content-Type", "application/json")
 	}
@@ -548,6 +549,11 @@ func TestDevMailboxRoute(t *testing.T) {
 			// Only the server's own machine may read it: it holds everyone's links.
 			wantHTTP(t, do(t, mux, "GET", "/api/dev/mailbox", nil, fromAddr("203.0.113.9:5555")), http.StatusForbidden, "mailbox_local_only")
 			wantHTTP(t, do(t, mux, "GET", "/api/dev/mailbox", nil, func(r *http.Request) { r.Header.Set("X-Forwarded-For", "203.0.113.9") }), http.StatusForbidden, "mailbox_local_only")
+			// A page whose name was re-pointed at 127.0.0.1 (DNS rebinding) comes from loopback under its own name.
+			wantHTTP(t, do(t, mux, "GET", "/api/dev/mailbox", nil, func(r *http.Request) { r.Host = "rebind.attacker.example:8080" }), http.StatusForbidden, "mailbox_local_only")
+			for _, host := range []string{"127.0.0.1:8080", "[::1]:8080", "timbre.example"} {
+				wantHTTP(t, do(t, mux, "GET", "/api/dev/mailbox", nil, func(r *http.Request) { r.Host = host }), http.StatusOK, "")
+			}
 			m := wantHTTP(t, do(t, mux, "GET", "/api/dev/mailbox", nil), http.StatusOK, "")
 			if msgs, ok := m["messages"].([]any); !ok || len(msgs) != 0 {
 				t.Errorf("empty mailbox = %v, want messages: []", m)

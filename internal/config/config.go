@@ -16,6 +16,7 @@ import (
 // Config is everything an operator can set.
 type Config struct {
 	Addr        string // TIMBRE_ADDR
+	MetricsAddr string // TIMBRE_METRICS_ADDR: where /metrics is served; empty = not served
 	DataDir     string // TIMBRE_DATA_DIR
 	DatabaseURL string // TIMBRE_DATABASE_URL: empty = SQLite in DataDir; postgres://… = PostgreSQL
 	BlobURL     string // TIMBRE_BLOB_URL: empty = DataDir/blobs; s3://bucket?endpoint=…&region=…
@@ -36,6 +37,7 @@ type Config struct {
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
 
 	MaxBodyBytes     int64         // TIMBRE_MAX_BODY_BYTES: largest accepted JSON body
+	BodyTimeout      time.Duration // TIMBRE_BODY_TIMEOUT: how long a request body may take to arrive
 	ShutdownTimeout  time.Duration // TIMBRE_SHUTDOWN_TIMEOUT: how long SIGTERM waits for in-flight requests
 	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
 	HistoryRetention time.Duration // TIMBRE_HISTORY_RETENTION: deleted history audio is purged after this
@@ -84,6 +86,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 	run := []Kind{Serve, Worker}
 	settings := []setting{
 		{"addr", "TIMBRE_ADDR", "address to listen on", str(&c.Addr, "0.0.0.0:8080"), []Kind{Serve}},
+		{"metrics-addr", "TIMBRE_METRICS_ADDR", "address of a separate listener that serves Prometheus /metrics (e.g. 127.0.0.1:9090); empty = no metrics", str(&c.MetricsAddr, ""), []Kind{Serve}},
 		{"data", "TIMBRE_DATA_DIR", "data directory (SQLite database, audio blobs)", str(&c.DataDir, "./data"), all},
 		{"database-url", "TIMBRE_DATABASE_URL", "database: empty = SQLite in the data directory, or postgres://…", str(&c.DatabaseURL, ""), all},
 		{"blob-url", "TIMBRE_BLOB_URL", "audio storage: empty = <data>/blobs, file:///dir, or s3://bucket?endpoint=…&region=…", str(&c.BlobURL, ""), all},
@@ -109,9 +112,10 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int
-	var shutdown, retention, settle string
+	var shutdown, retention, settle, bodyTimeout string
 	settings = append(settings,
 		setting{"max-body-bytes", "TIMBRE_MAX_BODY_BYTES", "largest accepted JSON request body in bytes", num(&maxBody, 1<<20), []Kind{Serve}},
+		setting{"body-timeout", "TIMBRE_BODY_TIMEOUT", "how long a request body may take to arrive before the request ends with 408", str(&bodyTimeout, "30s"), []Kind{Serve}},
 		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
 		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
 		setting{"settle-after", "TIMBRE_SETTLE_AFTER", "open charges whose generation gave no sign of life this long (a crashed process) are settled: delivered part charged, rest refunded", str(&settle, "2m"), run},
@@ -136,6 +140,9 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 			return err
 		}
 		if c.SettleAfter, err = parseDuration("settle-after", settle, 2*time.Minute); err != nil {
+			return err
+		}
+		if c.BodyTimeout, err = parseDuration("body-timeout", bodyTimeout, 30*time.Second); err != nil {
 			return err
 		}
 		return nil

@@ -31,12 +31,18 @@ const (
 const infoDescription = "Timbre is a self-hosted text-to-speech server compatible with a subset of the ElevenLabs HTTP API: " +
 	"the official ElevenLabs SDKs and plain HTTP clients work against it once pointed at its base URL. " +
 	"Operations under ElevenLabs' tags follow ElevenLabs' own API reference; Timbre's own routes (accounts, API keys, share links, " +
-	"the OpenAI-compatible `/v1/audio/speech`, health and metrics) are marked as Timbre's.\n\n" +
+	"the OpenAI-compatible `/v1/audio/speech`, health checks) are marked as Timbre's.\n\n" +
 	"Authenticate with an API key in the `xi-api-key` header (`Authorization: Bearer <key>` works too); the web app uses its session " +
 	"cookie instead and sends `X-CSRF-Token` on writes. Operations marked public need no key.\n\n" +
 	"Errors are JSON. Application errors have the HTTP status and `{\"detail\": {\"status\": \"<code>\", \"message\": \"<text>\"}}`, " +
 	"for example 401 `invalid_api_key`, 404 `voice_not_found` or 429 `too_many_concurrent_requests`. Invalid requests get 422 " +
-	"`{\"detail\": [{\"loc\": [\"body\", \"<field>\"], \"msg\": \"<text>\", \"type\": \"<kind>\"}]}`."
+	"`{\"detail\": [{\"loc\": [\"body\", \"<field>\"], \"msg\": \"<text>\", \"type\": \"<kind>\"}]}`, also for text that is not " +
+	"valid UTF-8.\n\n" +
+	"JSON bodies must be sent with `Content-Type: application/json` (415 `unsupported_media_type` otherwise) and uncompressed " +
+	"(a `Content-Encoding` gets 415 `unsupported_content_encoding`). A body that ends before its announced length gets 400 " +
+	"`body_incomplete`; one that does not arrive within the server's body timeout gets 408 `body_timeout`. Unauthenticated POSTs " +
+	"(sign-in, sign-up, password reset) sent by a browser page of another website get 403 `cross_site_request`. Only `/v1` and `/v2` " +
+	"answer cross-origin (CORS) requests."
 
 // Sources of operations, recorded in each operation's x-timbre-source.
 const (

@@ -3,15 +3,19 @@
 package httpx
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is an application error in the API's shape {"detail":{"status","message"}}.
@@ -33,6 +37,10 @@ var (
 	ErrUnauthorized = &Error{http.StatusUnauthorized, "invalid_api_key", "Invalid API key"}
 	ErrNotFound     = &Error{http.StatusNotFound, "not_found", "Not found"}
 	ErrCSRF         = &Error{http.StatusForbidden, "csrf_failed", "The request's CSRF token is missing or wrong. Reload the page and try again."}
+	ErrNotJSON      = &Error{http.StatusUnsupportedMediaType, "unsupported_media_type", "Send the request body as JSON with Content-Type: application/json."}
+	// A body that ends before its Content-Length (or its last chunk) is the client's fault.
+	errBodyCutShort = &Error{http.StatusBadRequest, "body_incomplete", "The request body ended before its announced length."}
+	errBodyTimeout  = &Error{http.StatusRequestTimeout, "body_timeout", "The request body did not arrive in time."}
 )
 
 // FieldError is one entry of a 422 validation error.
@@ -95,6 +103,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": ve.Fields})
 	case errors.As(err, &ae):
 		WriteJSON(w, ae.HTTPStatus, map[string]any{"detail": map[string]string{"status": ae.Status, "message": ae.Message}})
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		WriteError(w, r, errBodyCutShort)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The body read deadline (Router.BodyTimeout) passed: the body trickled in too slowly.
+		WriteError(w, r, errBodyTimeout)
 	case errors.As(err, &mbe):
 		WriteJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"detail": map[string]string{"status": "payload_too_large",
 			"message": fmt.Sprintf("The request body is larger than the limit of %d bytes.", mbe.Limit)}})
@@ -107,8 +120,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // DecodeJSON reads a JSON body of at most limit bytes into dst. Unknown fields are ignored (the
-// API adds fields over time and SDKs send them), but malformed JSON and wrong types give a 422
-// naming the field.
+// API adds fields over time and SDKs send them), but malformed JSON, wrong types and text that is
+// not valid UTF-8 give a 422 naming the field. The body must be sent as application/json: a
+// browser sends other types (text/plain forms) across sites without asking first.
 func DecodeJSON(r *http.Request, limit int64, dst any) error {
 	body := http.MaxBytesReader(nil, r.Body, limit)
 	data, err := io.ReadAll(body)
@@ -117,6 +131,15 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return Invalid("body", "body", "missing", "Field required: the request needs a JSON body.")
+	}
+	if !IsJSONContentType(r.Header.Get("Content-Type")) {
+		return ErrNotJSON
+	}
+	if bad := firstInvalidText(data); bad >= 0 {
+		// encoding/json would quietly turn the bad bytes (or a lone surrogate escape) into U+FFFD,
+		// and the text would be spoken and charged that way.
+		return &ValidationError{Fields: []FieldError{{Loc: append([]any{"body"}, jsonPathAt(data, bad)...),
+			Msg: "Text must be valid UTF-8 (no invalid bytes, no unpaired surrogates).", Type: "unicode_error"}}}
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
 		var te *json.UnmarshalTypeError
@@ -130,6 +153,124 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 		return Invalid("body", "body", "json_invalid", "JSON decode error: "+err.Error())
 	}
 	return nil
+}
+
+// IsJSONContentType says whether a Content-Type header names JSON (application/json or a
+// +json type, any parameters).
+func IsJSONContentType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// firstInvalidText is the offset of the first byte that is not valid UTF-8, or of the first
+// \u escape of an unpaired UTF-16 surrogate, in a JSON document; -1 when there is none.
+// (Backslashes occur only inside strings, so escapes need no parsing of the document.)
+func firstInvalidText(data []byte) int {
+	if utf8.Valid(data) && !bytes.Contains(data, []byte(`\ud`)) && !bytes.Contains(data, []byte(`\uD`)) {
+		return -1 // the common case, without the byte-by-byte walk
+	}
+	for i := 0; i < len(data); {
+		if data[i] == '\\' && i+1 < len(data) {
+			if data[i+1] != 'u' {
+				i += 2
+				continue
+			}
+			if r, ok := hex4(data, i+2); ok && r >= 0xD800 && r <= 0xDFFF {
+				low, ok := hex4(data, i+8)
+				if r >= 0xDC00 || i+7 >= len(data) || data[i+6] != '\\' || data[i+7] != 'u' || !ok || low < 0xDC00 || low > 0xDFFF {
+					return i
+				}
+				i += 12
+				continue
+			}
+			i += 2
+			continue
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// hex4 reads the four hex digits at data[i:i+4].
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// jsonPathAt names where in a JSON document the byte at offset bad is: the keys (and array
+// indexes) leading to the string that holds it, e.g. ["text"] or ["voice_settings", "style"];
+// ["body"] when it is outside any value.
+func jsonPathAt(data []byte, bad int) []any {
+	type level struct {
+		array bool
+		key   any // the current key, or the index of the current element
+		atKey bool
+	}
+	var stack []*level
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return []any{"body"}
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if delim, ok := tok.(json.Delim); ok {
+			switch delim {
+			case '{', '[':
+				if top != nil && top.array {
+					top.key = top.key.(int) + 1
+				}
+				stack = append(stack, &level{array: delim == '[', key: -1, atKey: delim == '{'})
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 {
+					stack[len(stack)-1].atKey = !stack[len(stack)-1].array
+				}
+			}
+			continue
+		}
+		if top != nil && top.array {
+			top.key = top.key.(int) + 1
+		}
+		if top != nil && !top.array && top.atKey {
+			top.key = tok
+		}
+		if dec.InputOffset() > int64(bad) {
+			path := []any{}
+			for _, l := range stack {
+				path = append(path, l.key)
+			}
+			if len(path) == 0 {
+				return []any{"body"}
+			}
+			return path
+		}
+		if top != nil && !top.array {
+			top.atKey = !top.atKey
+		}
+	}
 }
 
 type ctxKey int

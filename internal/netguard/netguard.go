@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -111,7 +112,11 @@ func (g *Guard) Blocked(ip netip.Addr) bool {
 // that resolves (now) to a refused address fails with an error wrapping ErrBlocked. A name that
 // does not resolve now passes; the dial-time check still applies to whatever it resolves to later.
 func (g *Guard) CheckHost(ctx context.Context, host string) error {
-	if ip, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil {
+		ip, err = parseLegacyIPv4(host)
+	}
+	if err == nil {
 		if g.Blocked(ip) {
 			return fmt.Errorf("%w: %s", ErrBlocked, ip)
 		}
@@ -140,6 +145,51 @@ func (g *Guard) CheckHost(ctx context.Context, host string) error {
 		}
 	}
 	return nil
+}
+
+// parseLegacyIPv4 reads the IPv4 forms that inet_aton, and so the system resolver behind a
+// dial, accepts besides dotted quads: one to four parts, each decimal, octal (leading 0) or hex
+// (0x), the last part filling the remaining bytes — 2130706433, 0x7f.1, 127.1 and 0177.0.0.1
+// are all 127.0.0.1.
+func parseLegacyIPv4(host string) (netip.Addr, error) {
+	parts := strings.Split(strings.TrimSuffix(host, "."), ".")
+	if len(parts) > 4 {
+		return netip.Addr{}, errors.New("not an IPv4 address")
+	}
+	var vals []uint64
+	for _, p := range parts {
+		base, digits := 10, p
+		switch {
+		case len(p) > 1 && (p[:2] == "0x" || p[:2] == "0X"):
+			base, digits = 16, p[2:]
+		case len(p) > 1 && p[0] == '0':
+			base, digits = 8, p[1:]
+		}
+		if digits == "" && base != 16 || strings.ContainsAny(digits, "+-_") {
+			return netip.Addr{}, errors.New("not an IPv4 address")
+		}
+		v, err := strconv.ParseUint(digits, base, 32)
+		if digits == "" { // "0x" alone is 0 to inet_aton
+			v, err = 0, nil
+		}
+		if err != nil {
+			return netip.Addr{}, errors.New("not an IPv4 address")
+		}
+		vals = append(vals, v)
+	}
+	last := len(vals) - 1
+	var n uint64
+	for i, v := range vals[:last] {
+		if v > 0xff {
+			return netip.Addr{}, errors.New("not an IPv4 address")
+		}
+		n |= v << (8 * (3 - i))
+	}
+	if vals[last] >= 1<<(8*(4-last)) {
+		return netip.Addr{}, errors.New("not an IPv4 address")
+	}
+	n |= vals[last]
+	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), nil
 }
 
 // control runs after DNS resolution, before each connect: it refuses blocked addresses.

@@ -112,3 +112,22 @@ func TestRefusesAtDialTime(t *testing.T) {
 	}
 	resp.Body.Close()
 }
+
+// The numeric host forms the system resolver accepts (inet_aton) are read as the addresses a
+// dial would reach, so a webhook URL cannot name loopback or metadata as a bare number.
+func TestCheckHostNumericForms(t *testing.T) {
+	ctx := context.Background()
+	var g netguard.Guard
+	for _, h := range []string{"2130706433", "0x7f.1", "127.1", "0177.0.0.1", "0x7f000001", "0X7F.0.0.1", "127.0.1", "10.1", "169.254.43518",
+		"0xa9.0xfe.0xa9.0xfe", "0", "127.1."} {
+		if err := g.CheckHost(ctx, h); !errors.Is(err, netguard.ErrBlocked) {
+			t.Errorf("CheckHost(%q) = %v, want ErrBlocked", h, err)
+		}
+	}
+	// Public addresses written the same ways stay allowed: 8.8.8.8.
+	for _, h := range []string{"134744072", "0x8.0x8.0x8.0x8", "8.526344", "010.010.010.010"} {
+		if err := g.CheckHost(ctx, h); err != nil {
+			t.Errorf("CheckHost(%q) = %v, want nil", h, err)
+		}
+	}
+}

@@ -4,10 +4,13 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -35,12 +38,18 @@ type Options struct {
 	ExposedHeaders []string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the real client.
 	TrustedProxies []netip.Prefix
+	// PublicURL is the address users reach (an origin of the server's own pages).
+	PublicURL string
+	// BodyTimeout bounds how long a route waits for its request body (0 = no limit).
+	BodyTimeout time.Duration
 }
 
 // Server is the assembled handler.
 type Server struct {
 	Handler http.Handler
 	Router  *httpx.Router
+	// Metrics serves the Prometheus metrics; it is meant for its own, operator-only listener.
+	Metrics http.Handler
 }
 
 // Metrics the server keeps.
@@ -58,7 +67,7 @@ func New(o Options) *Server {
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}}, []string{"route"}),
 	}
 	o.Registry.MustRegister(m.requests, m.latency)
-	rt := &httpx.Router{Mux: mux, Auth: o.Auth, Wrap: m.wrap}
+	rt := &httpx.Router{Mux: mux, Auth: o.Auth, Wrap: m.wrap, BodyTimeout: o.BodyTimeout, PublicURL: o.PublicURL}
 	for _, d := range o.Domains {
 		d.Routes(rt)
 	}
@@ -75,7 +84,6 @@ func New(o Options) *Server {
 		httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 		return nil
 	})
-	rt.PublicHTTP("GET /metrics", promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{}))
 	if o.WebApp != nil {
 		mux.Handle("/", spa(o.WebApp))
 	}
@@ -88,8 +96,10 @@ func New(o Options) *Server {
 	mux.Handle("/api/", notFound)
 	var h http.Handler = mux
 	h = cors(h, o.ExposedHeaders)
+	h = plainBodies(h)
+	h = securityHeaders(h)
 	h = requestContext(h, o.Logger, o.TrustedProxies)
-	return &Server{Handler: h, Router: rt}
+	return &Server{Handler: h, Router: rt, Metrics: promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})}
 }
 
 func (m *metrics) wrap(pattern string, h http.Handler) http.Handler {
@@ -162,12 +172,14 @@ func requestContext(next http.Handler, log *slog.Logger, trusted []netip.Prefix)
 
 var errPanic = httpx.Errorf(http.StatusInternalServerError, "internal_error", "Something went wrong, please try again later.")
 
-// cors lets browser clients on other origins call the API with an API key. Credentials (the
-// session cookie) are never allowed across origins.
+// cors lets browser clients on other origins call the public API (/v1, /v2) with an API key.
+// Credentials (the session cookie) are never allowed across origins, and nothing else (the web
+// app's /api routes, the development mailbox) is readable from other origins.
 func cors(next http.Handler, exposed []string) http.Handler {
 	expose := strings.Join(append([]string{"x-request-id"}, exposed...), ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Origin") != "" {
+		public := strings.HasPrefix(r.URL.Path, "/v1/") || strings.HasPrefix(r.URL.Path, "/v2/")
+		if public && r.Header.Get("Origin") != "" {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", "*")
 			h.Set("Access-Control-Expose-Headers", expose)
@@ -183,15 +195,78 @@ func cors(next http.Handler, exposed []string) http.Handler {
 	})
 }
 
+// plainBodies refuses compressed request bodies: no route decodes them, and a small gzip body
+// would unpack past the size limits.
+func plainBodies(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ce := strings.TrimSpace(r.Header.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
+			httpx.WriteError(w, r, httpx.Errorf(http.StatusUnsupportedMediaType, "unsupported_content_encoding",
+				"Request bodies are not accepted with Content-Encoding %q; send them uncompressed.", ce))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// securityHeaders are sent with every response: no content sniffing, and no full URLs (share
+// tokens, reset codes in paths) in the Referer sent to other sites.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// contentSecurityPolicy is the web app's policy: its own scripts (plus the hashes of index.html's
+// inline ones), styles, images and audio from the server or blob:/data: URLs, API calls to the
+// server only, and no framing. frameAncestors is "'none'" except for pages made to be embedded.
+func contentSecurityPolicy(scriptHashes []string, frameAncestors string) string {
+	scripts := "'self'"
+	for _, h := range scriptHashes {
+		scripts += " '" + h + "'"
+	}
+	return "default-src 'self'; script-src " + scripts + "; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+		"media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self' blob: data:; worker-src 'self' blob:; object-src 'none'; " +
+		"base-uri 'self'; form-action 'self'; frame-ancestors " + frameAncestors
+}
+
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
+// inlineScriptHashes are the CSP hashes of index.html's inline scripts (the theme set before
+// first paint), so they run without 'unsafe-inline'.
+func inlineScriptHashes(index []byte) []string {
+	var out []string
+	for _, m := range inlineScript.FindAllSubmatch(index, -1) {
+		sum := sha256.Sum256(m[1])
+		out = append(out, "sha256-"+base64.StdEncoding.EncodeToString(sum[:]))
+	}
+	return out
+}
+
+// embeddable says whether a web app page is made to be shown inside other sites' pages: shared
+// audio (/share/{token}). Embed pages join it when they are built.
+func embeddable(path string) bool { return strings.HasPrefix(path, "/share/") }
+
 // spa serves the built web app: real files as they are, every other path the app's index.html
 // (client-side routes such as /app/sign-in and /share/{token}).
 func spa(files fs.FS) http.Handler {
 	fileServer := http.FileServerFS(files)
+	index, indexErr := fs.ReadFile(files, "index.html")
+	hashes := inlineScriptHashes(index)
+	appPolicy := contentSecurityPolicy(hashes, "'none'")
+	embedPolicy := contentSecurityPolicy(hashes, "*")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			httpx.WriteError(w, r, httpx.Errorf(http.StatusNotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path))
 			return
 		}
+		policy := appPolicy
+		if embeddable(r.URL.Path) {
+			policy = embedPolicy
+		}
+		w.Header().Set("Content-Security-Policy", policy)
 		p := strings.TrimPrefix(r.URL.Path, "/")
 		if p != "" {
 			if st, err := fs.Stat(files, p); err == nil && !st.IsDir() {
@@ -202,8 +277,7 @@ func spa(files fs.FS) http.Handler {
 				return
 			}
 		}
-		index, err := fs.ReadFile(files, "index.html")
-		if err != nil {
+		if indexErr != nil {
 			http.Error(w, "The web app is not built: run `make build`.", http.StatusNotFound)
 			return
 		}

@@ -37,7 +37,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /api/workspace/sso/domains/{domain}/verify", h.verifyDomain, httpx.Perm("workspace_write"), httpx.AdminOnly)
 	rt.Public("GET /api/sso/start", h.start)
 	rt.Public("GET /api/sso/oidc/callback", h.oidcCallback)
-	rt.Public("POST /api/sso/saml/acs", h.samlACS)
+	rt.Public("POST /api/sso/saml/acs", h.samlACS, httpx.CrossSite)
 	rt.Public("GET /api/sso/saml/metadata", h.metadata)
 }
 

@@ -99,8 +99,8 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 	defer release()
 	// The engine starts on the first sentence while Begin charges the request, so the charge's
 	// transaction does not delay the first audio. Should the charge fail, that sentence is dropped.
-	// ffmpeg encodes mp3 and opus; its first bytes hold back the second sentence (startSynthesis).
-	ffmpegStream := stream && !timestamps && (j.Format.Codec == audio.CodecMP3 || j.Format.Codec == audio.CodecOpus)
+	// ffmpeg encodes mp3, opus, aac and flac; its first bytes hold back the second sentence (startSynthesis).
+	ffmpegStream := stream && !timestamps && j.Format.FFmpegEncoded()
 	syn, err := s.startSynthesis(r.Context(), j, ffmpegStream)
 	if err != nil {
 		return err

@@ -1,9 +1,11 @@
 package tts
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"timbre/internal/audio"
@@ -27,8 +29,14 @@ var OpenAIVoices = map[string]string{
 	"verse":   "TxGEqnHWrfWFTfGW9XjX", // Josh
 }
 
-// openAIFormats maps response_format onto output formats.
-var openAIFormats = map[string]string{"mp3": "mp3_44100_128", "opus": "opus_48000_64", "wav": "wav_24000", "pcm": "pcm_24000"}
+// openAIFormats maps the protocol's six response_format values onto output formats (aac and
+// flac exist only for this route).
+var openAIFormats = map[string]string{"mp3": "mp3_44100_128", "opus": "opus_48000_64", "aac": "aac_24000_64", "flac": "flac_24000",
+	"wav": "wav_24000", "pcm": "pcm_24000"}
+
+// openAIFieldNames are the protocol's names for the fields Prepare checks, so errors name what
+// the client sent.
+var openAIFieldNames = map[string]string{"text": "input", "model_id": "model"}
 
 type openAIBody struct {
 	Model          string   `json:"model"`
@@ -40,7 +48,8 @@ type openAIBody struct {
 }
 
 // openAISpeech serves POST /v1/audio/speech in the OpenAI format (model, input, voice,
-// response_format, speed). The voice may be an OpenAI voice name or any Timbre voice_id.
+// response_format, speed, instructions). The voice may be an OpenAI voice name or any Timbre
+// voice_id. instructions is accepted and not used: the engines cannot follow style prompts.
 func (h *Handlers) openAISpeech(w http.ResponseWriter, r *http.Request) error {
 	var b openAIBody
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
@@ -56,7 +65,7 @@ func (h *Handlers) openAISpeech(w http.ResponseWriter, r *http.Request) error {
 	}
 	formatName, ok := openAIFormats[rf]
 	if !ok {
-		v.Add("body", "response_format", "enum", fmt.Sprintf("Unsupported response_format '%s': use mp3, opus, wav or pcm.", rf))
+		v.Add("body", "response_format", "enum", fmt.Sprintf("Unsupported response_format '%s': use mp3, opus, aac, flac, wav or pcm.", rf))
 	}
 	speed := 1.0
 	if b.Speed != nil {
@@ -83,10 +92,27 @@ func (h *Handlers) openAISpeech(w http.ResponseWriter, r *http.Request) error {
 	body := &Body{Text: b.Input, ModelID: &model}
 	job, err := h.Svc.Prepare(r.Context(), httpx.CallerFrom(r.Context()), voiceID, body, format, true)
 	if err != nil {
-		return err
+		return renameFields(err, openAIFieldNames)
 	}
 	// OpenAI's speed range (0.25–4) is wider than the API's voice setting; the engines take 0.5–2.
 	job.Settings.Speed = math.Max(0.5, math.Min(2, speed))
 	job.Prosody = job.Settings.Prosody(voice.Base(job.Voice))
 	return h.Svc.Serve(w, r, job, true, false)
+}
+
+// renameFields gives a validation error's body fields the names the client used.
+func renameFields(err error, names map[string]string) error {
+	var ve *httpx.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	for i, f := range ve.Fields {
+		if len(f.Loc) == 2 && f.Loc[0] == "body" {
+			if name, ok := f.Loc[1].(string); ok && names[name] != "" {
+				f.Loc[1] = names[name]
+				ve.Fields[i].Msg = regexp.MustCompile(`\b`+name+`\b`).ReplaceAllString(f.Msg, names[name])
+			}
+		}
+	}
+	return ve
 }

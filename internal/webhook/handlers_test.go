@@ -110,6 +110,9 @@ func (e *env) do(key, method, path string, body any) (int, map[string]any) {
 	r := httptest.NewRequest(method, path, rd)
 	r.RemoteAddr = "203.0.113.7:5555"
 	r.Header.Set("xi-api-key", key)
+	if body != nil {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	w := httptest.NewRecorder()
 	e.mux.ServeHTTP(w, r)
 	apitest.Recorded(e.t, r, w)
@@ -235,6 +238,11 @@ func TestWebhookCRUD(t *testing.T) {
 			{createBody("x", "https://10.0.0.8/", nil), "webhook_url"},
 			{createBody("x", "https://[::1]/", nil), "webhook_url"},
 			{createBody("x", "https://localhost/", nil), "webhook_url"},
+			// Numeric forms the system resolver reads as 127.0.0.1 and 169.254.169.254.
+			{createBody("x", "https://2130706433/", nil), "webhook_url"},
+			{createBody("x", "https://0x7f.1/", nil), "webhook_url"},
+			{createBody("x", "https://127.1/", nil), "webhook_url"},
+			{createBody("x", "https://0251.0376.0251.0376/", nil), "webhook_url"},
 			{createBody("x", "https://93.184.216.34/", map[string]string{"ElevenLabs-Signature": "forged"}), "ElevenLabs-Signature"},
 			{createBody("x", "https://93.184.216.34/", map[string]string{"X-A": "line\r\nInjected: 1"}), "X-A"},
 		} {

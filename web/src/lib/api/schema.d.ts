@@ -357,7 +357,7 @@ export interface paths {
          * Create speech (OpenAI format)
          * @description Turns text into speech with the request and response of OpenAI's `POST /v1/audio/speech`, so OpenAI clients and tools work with Timbre by changing their base URL. The audio is streamed as it is made.
          *
-         *     `voice` is an OpenAI voice name (alloy, ash, ballad, coral, echo, fable, nova, onyx, sage, shimmer, verse; each maps to a premade voice of similar character) or any Timbre `voice_id`. `model` maps `tts-1` and `gpt-4o-mini-tts` to `eleven_flash_v2_5` and `tts-1-hd` to `eleven_multilingual_v2`; any other value is taken as a Timbre model id. The API key may be sent as `Authorization: Bearer <key>`. Generations are charged and kept in the history like any other.
+         *     `voice` is an OpenAI voice name (alloy, ash, ballad, coral, echo, fable, nova, onyx, sage, shimmer, verse; each maps to a premade voice of similar character) or any Timbre `voice_id`. `model` maps `tts-1` and `gpt-4o-mini-tts` to `eleven_flash_v2_5` and `tts-1-hd` to `eleven_multilingual_v2`; any other value is taken as a Timbre model id. The API key may be sent as `Authorization: Bearer <key>`. Generations are charged and kept in the history like any other. Validation errors name the fields as this protocol does (`input`, `model`). `instructions` is accepted but has no effect: the engines cannot follow style instructions.
          */
         post: operations["timbre_openai_speech"];
         delete?: never;
@@ -762,26 +762,6 @@ export interface paths {
          * @description Answers 200 when the database answers within two seconds, 503 otherwise: use it for readiness probes and load balancers.
          */
         get: operations["timbre_readyz"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Prometheus metrics
-         * @description The server's metrics in the Prometheus text format: HTTP requests and latency by route (`timbre_http_requests_total`, `timbre_http_request_duration_seconds`), seconds of audio made by engine (`timbre_synthesis_audio_seconds_total`), and the Go runtime and process collectors. It is public: restrict it at your proxy if the numbers are private.
-         */
-        get: operations["timbre_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4636,17 +4616,17 @@ export interface components {
              */
             voice: string;
             /**
-             * @description mp3 (44.1 kHz, 128 kbps), opus (48 kHz Ogg), wav (24 kHz) or pcm (24 kHz, 16-bit little-endian, no header).
+             * @description mp3 (44.1 kHz, 128 kbps), opus (48 kHz Ogg), aac (24 kHz AAC-LC, 64 kbps, ADTS), flac (24 kHz, 16-bit; streamed, so the header carries no total length), wav (24 kHz) or pcm (24 kHz, 16-bit little-endian, no header).
              * @default mp3
              * @enum {string}
              */
-            response_format?: "mp3" | "opus" | "wav" | "pcm";
+            response_format?: "mp3" | "opus" | "aac" | "flac" | "wav" | "pcm";
             /**
              * @description Speaking speed. Accepted from 0.25 to 4; the engines apply 0.5 to 2.
              * @default 1
              */
             speed?: number;
-            /** @description Accepted for compatibility and ignored. */
+            /** @description Accepted so clients that send it work, and ignored: Timbre's engines (espeak-ng, flite) cannot follow style or tone instructions. The audio is the same with or without it. */
             instructions?: string;
         };
         /**
@@ -8077,6 +8057,8 @@ export interface operations {
                 content: {
                     "audio/mpeg": string;
                     "audio/ogg": string;
+                    "audio/aac": string;
+                    "audio/flac": string;
                     "audio/wav": string;
                     "audio/pcm": string;
                 };
@@ -8874,27 +8856,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            default: components["responses"]["Error"];
-        };
-    };
-    timbre_metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The metrics. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
                 };
             };
             default: components["responses"]["Error"];
