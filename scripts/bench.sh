@@ -35,7 +35,7 @@ done
 out=$(mktemp "${TMPDIR:-/tmp}/timbre-bench.XXXXXX")
 started=$(date +%s)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
-cmd=(go test ./internal/app/ -run '^$' -bench "^($regex)\$" -benchtime "${BENCH_TIME:-6s}" -count 1 -timeout 30m)
+cmd=(go test ./internal/app/ -run '^$' -bench "^($regex)\$" -benchtime "${BENCH_TIME:-6s}" -count 1 -timeout 90m)
 echo "== ${cmd[*]}"
 status=0
 "${cmd[@]}" 2>&1 | tee "$out" || status=1
