@@ -170,9 +170,10 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if f.DateAfter > 0 {
 		where, args = append(where, "date_unix > ?"), append(args, f.DateAfter)
 	}
+	rare := false
 	if f.Search != "" {
-		rare, err := db.rareSearch(ctx, f.Search)
-		if err != nil {
+		var err error
+		if rare, err = db.rareSearch(ctx, f.Search); err != nil {
 			return nil, false, err
 		}
 		if rare {
@@ -195,6 +196,13 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		size = 100
 	}
 	cond := strings.Join(where, " AND ")
+	userCond := "user_id = ?"
+	if rare {
+		// "+" keeps SQLite from walking the workspace's (or member's) page index and probing
+		// each row against the matches: the few matching rows are looked up by rowid instead.
+		cond = strings.Replace(cond, "workspace_id = ?", "+workspace_id = ?", 1)
+		userCond = "+user_id = ?"
+	}
 	q := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
 	if f.VisibleTo != "" {
 		// A member's own items and the items shared with them, each taken from its own index
@@ -203,7 +211,7 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		// part, "workspace_id || ''" and "seq + 0" keep both databases from walking the
 		// workspace's page index (100,000 rows of someone else's) instead of looking the few
 		// shared ids up by primary key.
-		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND user_id = ? ORDER BY ` + order + ` LIMIT ?`
+		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND ` + userCond + ` ORDER BY ` + order + ` LIMIT ?`
 		sharedCond := strings.Replace(cond, "workspace_id = ?", "workspace_id || '' = ?", 1)
 		sharedOrder := strings.Replace(order, "seq ", "seq + 0 ", 1)
 		shared := `SELECT ` + historyListCols + ` FROM history WHERE ` + sharedCond + ` AND user_id <> ? AND id IN (SELECT s.resource_id FROM resource_shares s
