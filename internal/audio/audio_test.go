@@ -388,7 +388,7 @@ func TestResampleIncrementalMatchesOneShot(t *testing.T) {
 // TestStreamGoFormatsMatchEncode streams in uneven chunks and compares with Encode.
 func TestStreamGoFormatsMatchEncode(t *testing.T) {
 	src := speechLike(24000, 0.8)
-	for _, name := range []string{"pcm_24000", "pcm_16000", "pcm_44100", "ulaw_8000", "alaw_8000", "wav_22050"} {
+	for _, name := range []string{"pcm_24000", "pcm_16000", "pcm_44100", "ulaw_8000", "alaw_8000", "wav_22050", "mp3_44100_128", "mp3_24000_48", "mp3_22050_32"} {
 		f, _ := ParseFormat(name)
 		want, err := Encode(context.Background(), src, 24000, f)
 		if err != nil {

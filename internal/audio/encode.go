@@ -28,7 +28,8 @@ func checkArgs(inRate int, f Format) error {
 	return fmt.Errorf("audio: unsupported codec %q", f.Codec)
 }
 
-// goEncoded reports whether f is produced in Go rather than by ffmpeg.
+// goEncoded reports whether f is produced in this process (in Go, or by libmp3lame for mp3)
+// rather than by ffmpeg.
 func goEncoded(f Format) bool { return !f.FFmpegEncoded() }
 
 // Encode converts mono 16-bit samples at inRate into a complete file/stream in format f.
@@ -42,8 +43,11 @@ func Encode(ctx context.Context, samples []int16, inRate int, f Format) ([]byte,
 	if inRate != f.SampleRate {
 		samples = Resample(samples, inRate, f.SampleRate)
 	}
-	if f.Codec == CodecWAV {
+	switch f.Codec {
+	case CodecWAV:
 		return WAV(samples, f.SampleRate), nil
+	case CodecMP3:
+		return encodeMP3(samples, f)
 	}
 	return encodeRaw(nil, f.Codec, samples), nil
 }
@@ -53,19 +57,21 @@ func Encode(ctx context.Context, samples []int16, inRate int, f Format) ([]byte,
 // bufio.Writer…) it is called after every write.
 //
 // A StreamEncoder is not safe for concurrent use. Always call Close (or cancel the context):
-// for mp3 and opus it owns an ffmpeg process.
+// for opus it owns an ffmpeg process, for mp3 a libmp3lame encoder.
 type StreamEncoder struct {
 	f Format
 	w io.Writer
 
-	// Go-encoded formats (pcm, ulaw, alaw, wav).
-	rs        *resampler // nil when no resampling is needed
-	block     int        // input samples in the first block of a Write (≈ 100 ms)
+	// Formats encoded in process (pcm, ulaw, alaw, wav; mp3 through lame).
+	rs        *resampler   // nil when no resampling is needed
+	lame      *lameEncoder // mp3 only
+	block     int          // input samples in the first block of a Write (≈ 100 ms)
 	wroteHead bool
 	scratch   []int16
 	out       []byte
+	writeErr  error // the writer's first error: later writes and Close report it
 
-	// ffmpeg-encoded formats (mp3, opus).
+	// ffmpeg-encoded formats (opus).
 	ctx      context.Context
 	proc     *ffproc
 	stopKill func() bool // cancels the kill-on-ctx-done hook
@@ -88,6 +94,12 @@ func NewStreamEncoder(ctx context.Context, inRate int, f Format, w io.Writer) (*
 			e.rs = newResampler(inRate, f.SampleRate)
 		}
 		e.block = max(inRate/10, 1)
+		if f.Codec == CodecMP3 {
+			var err error
+			if e.lame, err = newLame(f); err != nil {
+				return nil, err
+			}
+		}
 		return e, nil
 	}
 
@@ -145,12 +157,17 @@ func (e *StreamEncoder) copyOut(r io.Reader) {
 }
 
 func (e *StreamEncoder) emit(b []byte) error {
+	if e.writeErr != nil {
+		return e.writeErr
+	}
 	if _, err := e.w.Write(b); err != nil {
+		e.writeErr = err
 		return err
 	}
 	switch fl := e.w.(type) {
 	case interface{ Flush() error }:
-		return fl.Flush()
+		e.writeErr = fl.Flush()
+		return e.writeErr
 	case interface{ Flush() }:
 		fl.Flush()
 	}
@@ -159,9 +176,9 @@ func (e *StreamEncoder) emit(b []byte) error {
 
 var errClosed = errors.New("audio: stream encoder is closed")
 
-// Write encodes samples. For the Go-encoded formats the bytes reach w before Write returns; for
-// mp3/opus they reach it as soon as ffmpeg has produced them (mp3 lags by about two frames of
-// 1152 samples, the encoder's look-ahead).
+// Write encodes samples. For the formats encoded in process the bytes reach w before Write
+// returns (mp3 lags by about two frames of 1152 samples, LAME's look-ahead); for opus they reach
+// it as soon as ffmpeg has produced them.
 func (e *StreamEncoder) Write(samples []int16) error {
 	if e.closed {
 		return errClosed
@@ -170,17 +187,21 @@ func (e *StreamEncoder) Write(samples []int16) error {
 		return nil
 	}
 	if e.proc == nil {
-		if e.rs == nil {
+		if e.rs == nil && e.lame == nil {
 			return e.writeGo(samples) // nothing to compute: one write is cheapest
 		}
-		// Resample and send in blocks, the first ≈ 100 ms long and each next one twice as long
-		// (up to 32×), so the start of a sentence leaves at once instead of after the whole of it
-		// has been resampled, without flushing the writer thousands of times per sentence.
+		// Resample/encode and send in blocks, the first ≈ 100 ms long and each next one twice as
+		// long (up to 32×), so the start of a sentence leaves at once instead of after the whole
+		// of it has been processed, without flushing the writer thousands of times per sentence.
 		for n := e.block; len(samples) > 0; n = min(2*n, 32*e.block) {
 			k := min(n, len(samples))
-			e.scratch = e.rs.process(e.scratch[:0], samples[:k])
+			block := samples[:k]
+			if e.rs != nil {
+				e.scratch = e.rs.process(e.scratch[:0], block)
+				block = e.scratch
+			}
 			samples = samples[k:]
-			if err := e.writeGo(e.scratch); err != nil {
+			if err := e.writeGo(block); err != nil {
 				return err
 			}
 		}
@@ -209,6 +230,13 @@ func (e *StreamEncoder) Write(samples []int16) error {
 }
 
 func (e *StreamEncoder) writeGo(samples []int16) error {
+	if e.lame != nil {
+		b, err := e.lame.encode(samples)
+		if err != nil || len(b) == 0 {
+			return err
+		}
+		return e.emit(b)
+	}
 	if e.f.Codec == CodecPCM && nativeLE {
 		if len(samples) == 0 {
 			return nil
@@ -228,7 +256,8 @@ func (e *StreamEncoder) writeGo(samples []int16) error {
 	return e.emit(e.out)
 }
 
-// Close flushes the encoder, writes the remaining output to w and releases the ffmpeg process.
+// Close flushes the encoder, writes the remaining output to w and releases the ffmpeg process
+// or the lame encoder.
 func (e *StreamEncoder) Close() error {
 	if e.closed {
 		return errClosed
@@ -238,6 +267,17 @@ func (e *StreamEncoder) Close() error {
 		var tail []int16
 		if e.rs != nil {
 			tail = e.rs.flush(nil)
+		}
+		if e.lame != nil {
+			defer e.lame.close()
+			if err := e.writeGo(tail); err != nil {
+				return err
+			}
+			b, err := e.lame.flush()
+			if err != nil || len(b) == 0 {
+				return err
+			}
+			return e.emit(b)
 		}
 		if len(tail) == 0 && (e.f.Codec != CodecWAV || e.wroteHead) {
 			return nil

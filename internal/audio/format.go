@@ -2,9 +2,9 @@
 // offers (mp3, opus, raw pcm, µ-law, A-law, wav), both in one go and as a low-latency stream,
 // and decodes/probes audio with ffmpeg.
 //
-// mp3 and opus are encoded by an ffmpeg child process; pcm, ulaw, alaw and wav are produced in
-// pure Go (including resampling), which keeps the telephony and raw paths free of process start-up
-// and muxer latency.
+// opus is encoded by an ffmpeg child process; mp3 by libmp3lame in this process (cgo), and pcm,
+// ulaw, alaw and wav in pure Go (resampling in Go for all of them), which keeps the hot paths free
+// of process start-up, pipes and muxer latency.
 package audio
 
 import (
@@ -125,10 +125,10 @@ func (f Format) ContentType() string {
 	}
 }
 
-// FFmpegEncoded says whether ffmpeg encodes f (mp3, opus, aac, flac); the rest is done in Go.
+// FFmpegEncoded says whether ffmpeg encodes f (opus, aac, flac); the rest is done in this process.
 func (f Format) FFmpegEncoded() bool {
 	switch f.Codec {
-	case CodecMP3, CodecOpus, CodecAAC, CodecFLAC:
+	case CodecOpus, CodecAAC, CodecFLAC: // mp3 is encoded in process by libmp3lame
 		return true
 	}
 	return false

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // History item states (the API's enum).
@@ -169,10 +170,22 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if f.DateAfter > 0 {
 		where, args = append(where, "date_unix > ?"), append(args, f.DateAfter)
 	}
+	rare := false
 	if f.Search != "" {
-		where = append(where, "(LOWER(text) LIKE ? ESCAPE '\\' OR LOWER(voice_name) LIKE ? ESCAPE '\\')")
-		pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
-		args = append(args, pat, pat)
+		var err error
+		if rare, err = db.rareSearch(ctx, f.Search); err != nil {
+			return nil, false, err
+		}
+		if rare {
+			// Few rows match anywhere: take them from the trigram index and sort them.
+			where, args = append(where, "rowid IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)"), append(args, ftsPhrase(f.Search))
+		} else {
+			// PostgreSQL's trigram GIN indexes on LOWER(…) serve this LIKE; on SQLite, a term too
+			// short for trigrams or found in many rows is met soon by walking the page in order.
+			where = append(where, "(LOWER(text) LIKE ? ESCAPE '\\' OR LOWER(voice_name) LIKE ? ESCAPE '\\')")
+			pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
+			args = append(args, pat, pat)
+		}
 	}
 	order := "seq DESC, id DESC"
 	if f.Ascending {
@@ -183,6 +196,13 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		size = 100
 	}
 	cond := strings.Join(where, " AND ")
+	userCond := "user_id = ?"
+	if rare {
+		// "+" keeps SQLite from walking the workspace's (or member's) page index and probing
+		// each row against the matches: the few matching rows are looked up by rowid instead.
+		cond = strings.Replace(cond, "workspace_id = ?", "+workspace_id = ?", 1)
+		userCond = "+user_id = ?"
+	}
 	q := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
 	if f.VisibleTo != "" {
 		// A member's own items and the items shared with them, each taken from its own index
@@ -191,7 +211,7 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		// part, "workspace_id || ''" and "seq + 0" keep both databases from walking the
 		// workspace's page index (100,000 rows of someone else's) instead of looking the few
 		// shared ids up by primary key.
-		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND user_id = ? ORDER BY ` + order + ` LIMIT ?`
+		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND ` + userCond + ` ORDER BY ` + order + ` LIMIT ?`
 		sharedCond := strings.Replace(cond, "workspace_id = ?", "workspace_id || '' = ?", 1)
 		sharedOrder := strings.Replace(order, "seq ", "seq + 0 ", 1)
 		shared := `SELECT ` + historyListCols + ` FROM history WHERE ` + sharedCond + ` AND user_id <> ? AND id IN (SELECT s.resource_id FROM resource_shares s
@@ -224,6 +244,26 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	}
 	return out, more, nil
 }
+
+// searchRareMax is how many matching rows (in all workspaces) make a search term common: above
+// it, walking a page in order meets 100 matches sooner than sorting every match would.
+const searchRareMax = 5000
+
+// rareSearch reports whether SQLite's trigram index should answer a search for term: it is at
+// least three characters long (a trigram) and matches at most searchRareMax rows. Counting stops
+// there, so a common term costs a few thousand index entries, not a scan.
+func (db *DB) rareSearch(ctx context.Context, term string) (bool, error) {
+	if db.Dialect != SQLite || utf8.RuneCountInString(term) < 3 {
+		return false, nil
+	}
+	var n int
+	err := db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM history_fts WHERE history_fts MATCH ? LIMIT ?)`, ftsPhrase(term), searchRareMax+1).Scan(&n)
+	return n <= searchRareMax, err
+}
+
+// ftsPhrase quotes term as one FTS5 phrase; with the trigram tokenizer a phrase matches any
+// substring, case-insensitively.
+func ftsPhrase(term string) string { return `"` + strings.ReplaceAll(term, `"`, `""`) + `"` }
 
 // MarkHistoryDeleted hides an item; its audio is purged later by a job.
 func (db *DB) MarkHistoryDeleted(ctx context.Context, workspaceID, id string, now time.Time) error {

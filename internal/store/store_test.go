@@ -829,6 +829,20 @@ func TestHistoryFiltersAndLifecycle(t *testing.T) {
 		sameIDs(t, "date window", list(store.HistoryFilter{DateAfter: h1.DateUnix, DateBefore: h4.DateUnix}), []string{h3.ID, h2.ID})
 		sameIDs(t, "ascending", list(store.HistoryFilter{Ascending: true}), []string{h1.ID, h2.ID, h3.ID, h4.ID, h5.ID})
 		sameIDs(t, "combined", list(store.HistoryFilter{ModelID: "eleven_multilingual_v2", Search: "snake", Ascending: true}), []string{h4.ID, h5.ID})
+		// Terms shorter than a trigram, quotes, and substrings across words and within them.
+		sameIDs(t, "search two letters", list(store.HistoryFilter{Search: "OD"}), []string{h1.ID})
+		sameIDs(t, "search across words", list(store.HistoryFilter{Search: "d mor"}), []string{h1.ID})
+		sameIDs(t, "search within a word", list(store.HistoryFilter{Search: "orni"}), []string{h1.ID})
+		sameIDs(t, "search miss", list(store.HistoryFilter{Search: "evening"}), nil)
+		h6 := mk(6, func(h *store.HistoryItem) { h.Text = `she said "hi" OR NOT` })
+		sameIDs(t, "search with quotes", list(store.HistoryFilter{Search: `"hi" or`}), []string{h6.ID})
+		sameIDs(t, "search FTS syntax is literal", list(store.HistoryFilter{Search: `hi OR NOT`}), nil)
+		// A row gone for good is gone from the search index too.
+		must(t, "MarkHistoryDeleted", db.MarkHistoryDeleted(ctx, w.ID, h6.ID, time.Now()))
+		must(t, "PurgeHistoryRow", db.PurgeHistoryRow(ctx, w.ID, h6.ID))
+		h7 := mk(7, func(h *store.HistoryItem) { h.Text = "said hi again" })
+		sameIDs(t, "search after purge", list(store.HistoryFilter{Search: "said"}), []string{h7.ID})
+		must(t, "MarkHistoryDeleted", db.MarkHistoryDeleted(ctx, w.ID, h7.ID, time.Now()))
 
 		// Get, scoped; full round trip.
 		got, err := db.History(ctx, w.ID, h1.ID)

@@ -99,7 +99,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 	defer release()
 	// The engine starts on the first sentence while Begin charges the request, so the charge's
 	// transaction does not delay the first audio. Should the charge fail, that sentence is dropped.
-	// ffmpeg encodes mp3, opus, aac and flac; its first bytes hold back the second sentence (startSynthesis).
+	// ffmpeg encodes opus, aac and flac; its first bytes hold back the second sentence (startSynthesis).
 	ffmpegStream := stream && !timestamps && j.Format.FFmpegEncoded()
 	syn, err := s.startSynthesis(r.Context(), j, ffmpegStream)
 	if err != nil {
@@ -201,7 +201,7 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 	if hist != nil {
 		out = io.MultiWriter(out, hist)
 	}
-	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.Codec == audio.CodecOpus
+	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.FFmpegEncoded() // encoders that hold audio back
 	var pending [3]int // lagging: the sentence taken last, delivered when the next one is
 	var enc *audio.StreamEncoder
 	rate := 0
@@ -245,7 +245,7 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 // (when not nil) for the history item. A sentence is delivered once its line was written (for
 // mp3 and opus, whose encoder holds audio back into the next line, once the next line was).
 func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio, d *delivery) (*Alignments, error) {
-	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.Codec == audio.CodecOpus
+	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.FFmpegEncoded() // encoders that hold audio back
 	var held [3]int // lagging: the sentence whose line went out last, delivered with the next
 	pending := &lockedBuffer{}
 	var enc *audio.StreamEncoder

@@ -1,0 +1,107 @@
+package audio
+
+/*
+#cgo LDFLAGS: -lmp3lame
+#include <stdlib.h>
+#include <lame/lame.h>
+
+static void timbre_lame_quiet(const char *format, va_list ap) {}
+
+// timbre_lame_open sets up a mono CBR encoder like ffmpeg's libmp3lame with -b:a: no ID3 tags,
+// no Xing frame, LAME's default quality and low-pass for the bitrate.
+static lame_global_flags *timbre_lame_open(int rate, int kbps) {
+	lame_global_flags *gf = lame_init();
+	if (gf == NULL) return NULL;
+	lame_set_errorf(gf, timbre_lame_quiet);
+	lame_set_debugf(gf, timbre_lame_quiet);
+	lame_set_msgf(gf, timbre_lame_quiet);
+	lame_set_num_channels(gf, 1);
+	lame_set_mode(gf, MONO);
+	lame_set_in_samplerate(gf, rate);
+	lame_set_out_samplerate(gf, rate);
+	lame_set_VBR(gf, vbr_off);
+	lame_set_brate(gf, kbps);
+	lame_set_bWriteVbrTag(gf, 0);
+	lame_set_write_id3tag_automatic(gf, 0);
+	if (lame_init_params(gf) < 0) {
+		lame_close(gf);
+		return NULL;
+	}
+	return gf;
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// lameEncoder encodes mp3 in this process with libmp3lame: no ffmpeg process to start or to
+// pipe through, so the first frames exist as soon as the first samples are encoded.
+type lameEncoder struct {
+	gf  *C.lame_global_flags
+	buf []byte
+}
+
+func newLame(f Format) (*lameEncoder, error) {
+	gf := C.timbre_lame_open(C.int(f.SampleRate), C.int(MP3FrameBitrate(f)/1000))
+	if gf == nil {
+		return nil, fmt.Errorf("audio: libmp3lame rejected %s", f.Name)
+	}
+	return &lameEncoder{gf: gf}, nil
+}
+
+// encode encodes samples (at the format's rate) and returns the mp3 frames that are complete so
+// far; LAME holds back up to about two frames for its look-ahead. The result is only valid until
+// the next call.
+func (l *lameEncoder) encode(samples []int16) ([]byte, error) {
+	if len(samples) == 0 {
+		return nil, nil
+	}
+	// LAME's worst case per call: 1.25 × samples + 7200 bytes.
+	if need := len(samples)*5/4 + 7200; len(l.buf) < need {
+		l.buf = make([]byte, need)
+	}
+	pcm := (*C.short)(unsafe.Pointer(&samples[0]))
+	n := C.lame_encode_buffer(l.gf, pcm, pcm, C.int(len(samples)), (*C.uchar)(unsafe.Pointer(&l.buf[0])), C.int(len(l.buf)))
+	if n < 0 {
+		return nil, fmt.Errorf("audio: libmp3lame: encode failed (%d)", int(n))
+	}
+	return l.buf[:n], nil
+}
+
+// flush returns the frames LAME still holds (the last one padded with silence).
+func (l *lameEncoder) flush() ([]byte, error) {
+	if len(l.buf) < 7200 {
+		l.buf = make([]byte, 7200)
+	}
+	n := C.lame_encode_flush(l.gf, (*C.uchar)(unsafe.Pointer(&l.buf[0])), C.int(len(l.buf)))
+	if n < 0 {
+		return nil, fmt.Errorf("audio: libmp3lame: flush failed (%d)", int(n))
+	}
+	return l.buf[:n], nil
+}
+
+func (l *lameEncoder) close() {
+	if l.gf != nil {
+		C.lame_close(l.gf)
+		l.gf = nil
+	}
+}
+
+// encodeMP3 encodes a whole file in process.
+func encodeMP3(samples []int16, f Format) ([]byte, error) {
+	l, err := newLame(f)
+	if err != nil {
+		return nil, err
+	}
+	defer l.close()
+	body, err := l.encode(samples)
+	if err != nil {
+		return nil, err
+	}
+	out := append(make([]byte, 0, len(body)+8192), body...)
+	tail, err := l.flush()
+	return append(out, tail...), err
+}
