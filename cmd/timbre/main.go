@@ -23,6 +23,7 @@ import (
 	"timbre/internal/app"
 	"timbre/internal/audio"
 	"timbre/internal/auth"
+	"timbre/internal/backup"
 	"timbre/internal/config"
 	"timbre/internal/engine"
 	"timbre/internal/plan"
@@ -74,6 +75,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return migrate(args[1:], stdout, stderr)
 	case "admin":
 		return admin(args[1:], stdout, stderr)
+	case "backup":
+		return backupCmd(args[1:], stdout, stderr)
+	case "restore":
+		return restoreCmd(args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
 }
@@ -111,6 +116,14 @@ func serve(args []string, stderr io.Writer, withHTTP bool) error {
 	}
 	log := logger(cfg, stderr)
 	slog.SetDefault(log)
+	if !cfg.IsPostgres() {
+		// Marks the data directory as in use, so that timbre restore refuses to replace it.
+		unlock, err := backup.Lock(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	dist, err := fs.Sub(web.Dist, "dist")

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -33,4 +34,14 @@ func (db *DB) ListUsers(ctx context.Context) ([]UserSummary, error) {
 		w.name, w.tier, w.billing_period, u.created_at_unix
 		FROM users u JOIN workspaces w ON w.id = u.workspace_id
 		WHERE u.is_service_account = ? ORDER BY u.created_at_unix, u.email`, false))
+}
+
+// SnapshotSQLite writes a consistent copy of a SQLite database to path (which must not exist).
+// VACUUM INTO reads one snapshot on a read connection, so writers go on meanwhile (WAL).
+func (db *DB) SnapshotSQLite(ctx context.Context, path string) error {
+	if db.Dialect != SQLite {
+		return errors.New("store: SnapshotSQLite needs a SQLite database")
+	}
+	_, err := db.read.ExecContext(ctx, `VACUUM INTO ?`, path)
+	return err
 }
