@@ -227,6 +227,11 @@ func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 				t.Fatalf("B after A's leases lapsed: %d %s", code, status)
 			}
 			res.Body.Close()
+			for _, s := range []*server{a, b} {
+				if logs := s.logs.String(); strings.Contains(logs, "database is locked") || strings.Contains(logs, "SQLITE_BUSY") {
+					t.Errorf("server log shows lock contention errors:\n%s", logs)
+				}
+			}
 			t.Logf("burst %v; killed server's leases lapsed %.1fs after SIGKILL (TTL %s)", codes, lapsed.Seconds(), ttl)
 		})
 	}
