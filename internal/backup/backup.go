@@ -140,6 +140,8 @@ func Restore(r io.Reader, dataDir, dbPath, blobDir string, force bool) (Summary,
 	// leaves the old one in place.
 	incoming := dbPath + ".restoring"
 	defer os.Remove(incoming)
+	incomingKey := filepath.Join(dataDir, secret.KeyFile+".restoring")
+	defer os.Remove(incomingKey)
 	gz, err := gzip.NewReader(r)
 	if err != nil {
 		return sum, fmt.Errorf("not a timbre backup (gzip): %w", err)
@@ -173,10 +175,7 @@ func Restore(r io.Reader, dataDir, dbPath, blobDir string, force bool) (Summary,
 			}
 			sawDB = true
 		case name == secret.KeyFile:
-			if err := os.MkdirAll(dataDir, 0o700); err != nil {
-				return sum, err
-			}
-			if _, err := writeFile(filepath.Join(dataDir, secret.KeyFile), tr, 0o600); err != nil {
+			if _, err := writeFile(incomingKey, tr, 0o600); err != nil {
 				return sum, err
 			}
 			sum.SecretKey = true
@@ -207,6 +206,11 @@ func Restore(r io.Reader, dataDir, dbPath, blobDir string, force bool) (Summary,
 	}
 	if err := os.Rename(incoming, dbPath); err != nil {
 		return sum, err
+	}
+	if sum.SecretKey {
+		if err := os.Rename(incomingKey, filepath.Join(dataDir, secret.KeyFile)); err != nil {
+			return sum, err
+		}
 	}
 	if blobDir != "" {
 		if err := os.RemoveAll(blobDir); err != nil {
