@@ -122,8 +122,8 @@ func waitLeases(t *testing.T, db *store.DB, workspaceID string, want int, within
 }
 
 // TestConcurrencyLimitAcrossProcesses: two `timbre serve` processes sharing one database hold a
-// workspace to its plan's concurrency limit together (free plan: 2), and the leases of a process
-// killed with SIGKILL lapse after the lease TTL.
+// workspace to its plan's concurrency limit together (free plan: 2) and share the sign-in
+// throttle, and the leases of a process killed with SIGKILL lapse after the lease TTL.
 func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 	for _, dialect := range []store.Dialect{store.Postgres, store.SQLite} {
 		t.Run(string(dialect), func(t *testing.T) {
@@ -203,6 +203,28 @@ func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 			}
 			// Closed streams give their leases back (no waiting for the TTL).
 			waitLeases(t, db, ws, 0, ttl/2)
+
+			// Sign-in throttles count in the database too: 10 failures spread over both servers
+			// lock the account on both.
+			signIn := func(base, password string) int {
+				res, err := http.Post(base+"/api/auth/sign-in", "application/json",
+					strings.NewReader(fmt.Sprintf(`{"email":"ops@example.com","password":%q}`, password)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				return res.StatusCode
+			}
+			for i := range 10 {
+				if code := signIn([]*server{a, b}[i%2].base, "wrong password"); code != 401 {
+					t.Fatalf("failed sign-in %d: %d, want 401", i+1, code)
+				}
+			}
+			for _, s := range []*server{a, b} {
+				if code := signIn(s.base, "long enough pw"); code != 429 {
+					t.Fatalf("sign-in after 10 failures over two servers: %d, want 429", code)
+				}
+			}
 
 			// Server A takes both slots; B refuses; A is killed; B runs again once A's leases lapse.
 			for range 2 {
