@@ -72,16 +72,33 @@ func startServer(t *testing.T, args ...string) *server {
 	}
 }
 
+// slowReader is a client whose connections take in little at a time (a 4 KiB receive buffer), so
+// a stream it stops reading blocks the server within a few kilobytes instead of filling
+// megabytes of socket buffers and finishing.
+var slowReader = &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{
+	Control: func(_, _ string, c syscall.RawConn) error {
+		var err error
+		if cerr := c.Control(func(fd uintptr) {
+			err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		}); cerr != nil {
+			return cerr
+		}
+		return err
+	},
+}).DialContext}}
+
 // holdStream starts a speech stream and, once its first audio arrived, stops reading: the server
 // then blocks on the full connection and the request keeps its concurrency slot until close.
 // It returns the status, the error code of a refusal, and the response to close. Failures to
 // talk to the server are reported on t (safe from any goroutine) as status 0.
 func holdStream(t *testing.T, base, key string) (int, string, *http.Response) {
-	text := strings.Repeat("A request that keeps its slot while the client waits. ", 12)
+	// ~2,400 characters: about 5 MB of pcm_16000, more than the kernel's largest send buffer
+	// (4 MB), so a server can never finish a stream nobody reads.
+	text := strings.Repeat("A request that keeps its slot while the client waits. ", 44)
 	req, _ := http.NewRequest("POST", base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_16000",
 		strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 	req.Header.Set("xi-api-key", key)
-	res, err := http.DefaultClient.Do(req)
+	res, err := slowReader.Do(req)
 	if err != nil {
 		t.Error(err)
 		return 0, "", nil
@@ -122,7 +139,7 @@ func waitLeases(t *testing.T, db *store.DB, workspaceID string, want int, within
 }
 
 // TestConcurrencyLimitAcrossProcesses: two `timbre serve` processes sharing one database hold a
-// workspace to its plan's concurrency limit together (free plan: 2) and share the sign-in
+// workspace to its plan's concurrency limit together (starter plan: 3) and share the sign-in
 // throttle, and the leases of a process killed with SIGKILL lapse after the lease TTL.
 func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 	for _, dialect := range []store.Dialect{store.Postgres, store.SQLite} {
@@ -149,6 +166,11 @@ func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 			if out, err := timbre(t, append([]string{"admin", "create-user", "--email", "ops@example.com", "--password", "long enough pw"}, storage...)...); err != nil {
 				t.Fatal(err, out)
 			}
+			// Starter: 3 at a time, and characters enough for the long streams below.
+			if out, err := timbre(t, append([]string{"admin", "set-plan", "--email", "ops@example.com", "--plan", "starter"}, storage...)...); err != nil {
+				t.Fatal(err, out)
+			}
+			const limit = 3
 			out, err := timbre(t, append([]string{"admin", "create-api-key", "--email", "ops@example.com", "--name", "k"}, storage...)...)
 			if err != nil {
 				t.Fatal(err, out)
@@ -170,8 +192,8 @@ func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 				b = startServer(t, append(storage, "--concurrency-lease-ttl", ttl.String())...)
 			}
 
-			// A burst on both servers at once: exactly the plan's 2 run, the rest are refused.
-			const burst = 8
+			// A burst on both servers at once: exactly the plan's 3 run, the rest are refused.
+			const burst = 9
 			var mu sync.Mutex
 			var held []*http.Response
 			codes := map[string]int{}
@@ -194,10 +216,10 @@ func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			if codes["200"] != 2 || codes["429too_many_concurrent_requests"] != burst-2 {
-				t.Fatalf("burst of %d on two servers: %v, want 2 running and the rest 429 too_many_concurrent_requests", burst, codes)
+			if codes["200"] != limit || codes["429too_many_concurrent_requests"] != burst-limit {
+				t.Fatalf("burst of %d on two servers: %v, want %d running and the rest 429 too_many_concurrent_requests", burst, codes, limit)
 			}
-			waitLeases(t, db, ws, 2, time.Second)
+			waitLeases(t, db, ws, limit, time.Second)
 			for _, res := range held {
 				res.Body.Close()
 			}
@@ -226,14 +248,15 @@ func TestConcurrencyLimitAcrossProcesses(t *testing.T) {
 				}
 			}
 
-			// Server A takes both slots; B refuses; A is killed; B runs again once A's leases lapse.
-			for range 2 {
+			// Server A takes every slot; B refuses; A is killed; B runs again once A's leases lapse.
+			for range limit {
 				if code, status, _ := holdStream(t, a.base, key); code != 200 {
 					t.Fatalf("on A: %d %s", code, status)
 				}
 			}
+			waitLeases(t, db, ws, limit, time.Second)
 			if code, status, _ := holdStream(t, b.base, key); code != 429 || status != "too_many_concurrent_requests" {
-				t.Fatalf("B while A holds both slots: %d %s", code, status)
+				t.Fatalf("B while A holds every slot: %d %s\nA: %s", code, status, a.logs.String())
 			}
 			killed := time.Now()
 			if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {

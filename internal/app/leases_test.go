@@ -20,7 +20,9 @@ func TestConcurrencyLeasesFollowStreams(t *testing.T) {
 			e := newEnv(t, d)
 			ctx := context.Background()
 			open := func() *http.Response {
-				text := strings.Repeat("A stream that holds its slot while nobody reads it. ", 12)
+				// ~2,400 characters: about 5 MB of pcm_16000, more than the largest socket send buffer
+				// (4 MB), so the stream cannot end while nobody reads it.
+				text := strings.Repeat("A stream that holds its slot while nobody reads it. ", 46)
 				req, _ := http.NewRequest("POST", e.srv.URL+"/v1/text-to-speech/"+sarah+"/stream?output_format=pcm_16000", strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 				req.Header.Set("xi-api-key", e.key)
 				res, err := http.DefaultClient.Do(req)
