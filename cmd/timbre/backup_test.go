@@ -69,6 +69,7 @@ func TestBackupUnderWriteLoadAndRestore(t *testing.T) {
 		req, _ := http.NewRequest("POST", srv.base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL?output_format=pcm_16000",
 			strings.NewReader(fmt.Sprintf(`{"text":"Backup load sentence number %d."}`, i)))
 		req.Header.Set("xi-api-key", key)
+		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			return err

@@ -98,6 +98,7 @@ func holdStream(t *testing.T, base, key string) (int, string, *http.Response) {
 	req, _ := http.NewRequest("POST", base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_16000",
 		strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 	req.Header.Set("xi-api-key", key)
+	req.Header.Set("Content-Type", "application/json")
 	res, err := slowReader.Do(req)
 	if err != nil {
 		t.Error(err)

@@ -25,6 +25,7 @@ func TestConcurrencyLeasesFollowStreams(t *testing.T) {
 				text := strings.Repeat("A stream that holds its slot while nobody reads it. ", 46)
 				req, _ := http.NewRequest("POST", e.srv.URL+"/v1/text-to-speech/"+sarah+"/stream?output_format=pcm_16000", strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 				req.Header.Set("xi-api-key", e.key)
+				req.Header.Set("Content-Type", "application/json")
 				res, err := http.DefaultClient.Do(req)
 				if err != nil {
 					t.Fatal(err)
