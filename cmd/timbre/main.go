@@ -14,15 +14,20 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"timbre/internal/app"
 	"timbre/internal/audio"
 	"timbre/internal/auth"
+	"timbre/internal/backup"
 	"timbre/internal/config"
 	"timbre/internal/engine"
+	"timbre/internal/plan"
+	"timbre/internal/store"
 	"timbre/web"
 )
 
@@ -34,6 +39,10 @@ Usage:
   timbre migrate [--data DIR]                              apply database migrations and exit
   timbre admin create-user --email E --password P [--data DIR]
   timbre admin create-api-key --email E --name N [--data DIR]
+  timbre admin set-plan --email E --plan TIER [--period monthly|annual] [--data DIR]
+  timbre admin list-users [--data DIR]
+  timbre backup  --out FILE [--data DIR]                   copy the database and audio (SQLite default), also while serving
+  timbre restore --in FILE [--data DIR] [--force]          bring a backup back (with the server stopped)
 
 Every flag can also be set in the environment (shown with each flag).
 Run "timbre <command> --help" for the flags of a command.
@@ -66,6 +75,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return migrate(args[1:], stdout, stderr)
 	case "admin":
 		return admin(args[1:], stdout, stderr)
+	case "backup":
+		return backupCmd(args[1:], stdout, stderr)
+	case "restore":
+		return restoreCmd(args[1:], stdout, stderr)
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
 }
@@ -103,6 +116,14 @@ func serve(args []string, stderr io.Writer, withHTTP bool) error {
 	}
 	log := logger(cfg, stderr)
 	slog.SetDefault(log)
+	if !cfg.IsPostgres() {
+		// Marks the data directory as in use, so that timbre restore refuses to replace it.
+		unlock, err := backup.Lock(cfg.DataDir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	dist, err := fs.Sub(web.Dist, "dist")
@@ -180,10 +201,11 @@ func migrate(args []string, stdout, stderr io.Writer) error {
 }
 
 func admin(args []string, stdout, stderr io.Writer) error {
+	const commands = "create-user, create-api-key, set-plan or list-users"
 	if len(args) == 0 {
-		return errors.New("admin needs a command: create-user or create-api-key")
+		return errors.New("admin needs a command: " + commands)
 	}
-	var email, password, name string
+	var email, password, name, tier, period string
 	var cfg *config.Config
 	var err error
 	switch args[0] {
@@ -197,14 +219,30 @@ func admin(args []string, stdout, stderr io.Writer) error {
 			fs.StringVar(&email, "email", "", "the email of the key's user (required)")
 			fs.StringVar(&name, "name", "", "a name for the key (required)")
 		})
+	case "set-plan":
+		cfg, err = parse("admin set-plan", config.Data, args[1:], stderr, func(fs *flag.FlagSet) {
+			fs.StringVar(&email, "email", "", "the email of a user: their default workspace gets the plan (required)")
+			fs.StringVar(&tier, "plan", "", "the tier: "+strings.Join(tierIDs(), ", ")+" (required)")
+			fs.StringVar(&period, "period", "monthly", "the billing period: monthly or annual")
+		})
+	case "list-users":
+		cfg, err = parse("admin list-users", config.Data, args[1:], stderr, nil)
 	default:
-		return fmt.Errorf("unknown admin command %q: use create-user or create-api-key", args[0])
+		return fmt.Errorf("unknown admin command %q: use %s", args[0], commands)
 	}
 	if err != nil {
 		return err
 	}
-	if email == "" {
+	if email == "" && args[0] != "list-users" {
 		return errors.New("--email is required")
+	}
+	if args[0] == "set-plan" {
+		if !slices.Contains(tierIDs(), tier) {
+			return fmt.Errorf("--plan: want one of %s, got %q", strings.Join(tierIDs(), ", "), tier)
+		}
+		if period != "monthly" && period != "annual" {
+			return fmt.Errorf("--period: want monthly or annual, got %q", period)
+		}
 	}
 	ctx := context.Background()
 	db, err := app.Open(ctx, cfg, logger(cfg, stderr))
@@ -213,20 +251,31 @@ func admin(args []string, stdout, stderr io.Writer) error {
 	}
 	defer db.Close()
 	svc := &auth.Service{DB: db}
-	if args[0] == "create-user" {
+	switch args[0] {
+	case "create-user":
 		u, err := svc.CreateVerifiedUser(ctx, email, password)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "created user %s (%s) with workspace %s on the free plan\n", u.Email, u.ID, u.WorkspaceID)
 		return nil
-	}
-	if name == "" {
-		return errors.New("--name is required")
+	case "list-users":
+		return listUsers(ctx, db, stdout)
 	}
 	u, err := db.UserByEmail(ctx, email)
 	if err != nil {
 		return fmt.Errorf("no user with email %s", email)
+	}
+	if args[0] == "set-plan" {
+		if err := db.SetPlan(ctx, u.WorkspaceID, tier, period+"_period"); err != nil {
+			return err
+		}
+		t := plan.Get(tier)
+		fmt.Fprintf(stdout, "workspace %s of %s is now on %s (%s, billed %s): %d concurrent requests\n", u.WorkspaceID, u.Email, t.ID, t.Name, period, t.Concurrency)
+		return nil
+	}
+	if name == "" {
+		return errors.New("--name is required")
 	}
 	k, secret, err := svc.CreateAPIKey(ctx, u.ID, u.WorkspaceID, name)
 	if err != nil {
@@ -234,4 +283,27 @@ func admin(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "created API key %q (%s) for %s; it is shown only now:\n%s\n", k.Name, k.ID, u.Email, secret)
 	return nil
+}
+
+func tierIDs() []string {
+	ids := make([]string, len(plan.Tiers))
+	for i, t := range plan.Tiers {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// listUsers prints every user as a table: email, name, workspaces, the default workspace's plan, created.
+func listUsers(ctx context.Context, db *store.DB, stdout io.Writer) error {
+	users, err := db.ListUsers(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "EMAIL\tNAME\tWORKSPACES\tTIER\tPERIOD\tCREATED")
+	for _, u := range users {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", u.Email, u.FirstName, u.Workspaces, u.Tier,
+			strings.TrimSuffix(u.Period, "_period"), u.CreatedAt.Format("2006-01-02 15:04"))
+	}
+	return tw.Flush()
 }

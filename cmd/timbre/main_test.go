@@ -39,14 +39,14 @@ func timbre(t *testing.T, args ...string) (string, error) {
 
 func TestHelpDocumentsCommandsAndEnvironment(t *testing.T) {
 	out, _ := timbre(t, "--help")
-	for _, want := range []string{"serve", "worker", "migrate", "admin create-user", "admin create-api-key"} {
+	for _, want := range []string{"serve", "worker", "migrate", "admin create-user", "admin create-api-key", "admin set-plan", "admin list-users", "backup", "restore"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("usage lacks %q", want)
 		}
 	}
 	var errb bytes.Buffer
 	_ = run([]string{"serve", "--help"}, io.Discard, &errb)
-	for _, want := range []string{"-addr", "TIMBRE_ADDR", "-data", "TIMBRE_DATA_DIR", "TIMBRE_DATABASE_URL", "TIMBRE_BLOB_URL", "TIMBRE_SMTP_HOST", "TIMBRE_TTS_OPENAI_URL"} {
+	for _, want := range []string{"-addr", "TIMBRE_ADDR", "-data", "TIMBRE_DATA_DIR", "TIMBRE_DATABASE_URL", "TIMBRE_BLOB_URL", "TIMBRE_SMTP_HOST", "TIMBRE_TTS_OPENAI_URL", "TIMBRE_CONCURRENCY_LEASE_TTL"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("serve --help lacks %q", want)
 		}

@@ -145,7 +145,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}
-	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines,
+	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Slots: tts.Slots{TTL: cfg.LeaseTTL},
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
 
 	domains := []server.Domain{

@@ -42,6 +42,7 @@ type Config struct {
 	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
 	HistoryRetention time.Duration // TIMBRE_HISTORY_RETENTION: deleted history audio is purged after this
 	SettleAfter      time.Duration // TIMBRE_SETTLE_AFTER: open charges of work silent this long (a crashed process) are settled
+	LeaseTTL         time.Duration // TIMBRE_CONCURRENCY_LEASE_TTL: how long a crashed process's concurrency slots stay taken
 
 	SecretKey           string // TIMBRE_SECRET_KEY: server key for encrypted secrets; empty = <data>/secret.key
 	WebhookAllowPrivate bool   // TIMBRE_WEBHOOK_ALLOW_PRIVATE: webhooks may reach private/loopback addresses
@@ -112,13 +113,14 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody int
-	var shutdown, retention, settle, bodyTimeout string
+	var shutdown, retention, settle, bodyTimeout, leaseTTL string
 	settings = append(settings,
 		setting{"max-body-bytes", "TIMBRE_MAX_BODY_BYTES", "largest accepted JSON request body in bytes", num(&maxBody, 1<<20), []Kind{Serve}},
 		setting{"body-timeout", "TIMBRE_BODY_TIMEOUT", "how long a request body may take to arrive before the request ends with 408", str(&bodyTimeout, "30s"), []Kind{Serve}},
 		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
 		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
 		setting{"settle-after", "TIMBRE_SETTLE_AFTER", "open charges whose generation gave no sign of life this long (a crashed process) are settled: delivered part charged, rest refunded", str(&settle, "2m"), run},
+		setting{"concurrency-lease-ttl", "TIMBRE_CONCURRENCY_LEASE_TTL", "how long the concurrency slots of a crashed server process stay taken (running requests renew theirs every third of it)", str(&leaseTTL, "30s"), []Kind{Serve}},
 	)
 	for _, s := range settings {
 		if !has(s.kinds, kind) {
@@ -144,6 +146,12 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		}
 		if c.BodyTimeout, err = parseDuration("body-timeout", bodyTimeout, 30*time.Second); err != nil {
 			return err
+		}
+		if c.LeaseTTL, err = parseDuration("concurrency-lease-ttl", leaseTTL, 30*time.Second); err != nil {
+			return err
+		}
+		if c.LeaseTTL < time.Second {
+			return fmt.Errorf("concurrency-lease-ttl: want at least 1s, got %s", c.LeaseTTL)
 		}
 		return nil
 	}

@@ -30,13 +30,14 @@ type Workspace struct {
 	PeriodStartUnix int64
 	NextResetUnix   int64
 	CreatedAt       int64
+	BillingPeriod   string // monthly_period or annual_period
 }
 
 // CreateUserWithWorkspace creates a user, their own workspace on tier, and the admin membership,
 // all or nothing. The email must be unique (case-insensitively).
 func (db *DB) CreateUserWithWorkspace(ctx context.Context, email, passwordHash string, verified bool, tier string, now time.Time) (*User, *Workspace, error) {
 	u := &User{ID: NewID(), Email: strings.ToLower(strings.TrimSpace(email)), PasswordHash: passwordHash, EmailVerified: verified, CreatedAt: now.Unix()}
-	w := &Workspace{ID: NewID(), OwnerID: u.ID, Tier: tier, PeriodStartUnix: now.Unix(), NextResetUnix: now.AddDate(0, 1, 0).Unix(), CreatedAt: now.Unix()}
+	w := &Workspace{ID: NewID(), OwnerID: u.ID, Tier: tier, PeriodStartUnix: now.Unix(), NextResetUnix: now.AddDate(0, 1, 0).Unix(), CreatedAt: now.Unix(), BillingPeriod: "monthly_period"}
 	w.Name = u.Email + "'s workspace"
 	u.WorkspaceID = w.ID
 	err := db.InTx(ctx, func(tx *Tx) error {
@@ -82,14 +83,14 @@ func (db *DB) SetEmailVerified(ctx context.Context, userID string) error {
 	return db.InTx(ctx, func(tx *Tx) error { return tx.SetEmailVerified(ctx, userID) })
 }
 
-const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix`
+const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix, billing_period`
 
 // Workspace loads a workspace, rolling its character period forward when it has ended.
 func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspace, error) {
 	read := func() (*Workspace, error) {
 		w := &Workspace{}
 		err := db.queryRow(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id).Scan(
-			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt)
+			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt, &w.BillingPeriod)
 		return w, notFound(err)
 	}
 	w, err := read()

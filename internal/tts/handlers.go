@@ -92,7 +92,7 @@ func (h *Handlers) tts(stream, timestamps bool) httpx.Handler {
 // Serve runs a prepared job and writes its response: audio bytes, streamed audio, JSON with
 // timestamps, or newline-delimited JSON chunks.
 func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, timestamps bool) error {
-	release, err := s.Slots.Acquire(j.WorkspaceID, j.tier.Concurrency)
+	release, inUse, err := s.Slots.Acquire(r.Context(), s.DB, j.WorkspaceID, j.tier.Concurrency)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 	hdr := w.Header()
 	hdr.Set("request-id", j.RequestID)
 	hdr.Set("character-cost", strconv.FormatInt(j.Cost, 10))
-	hdr.Set("current-concurrent-requests", strconv.Itoa(s.Slots.InUse(j.WorkspaceID)))
+	hdr.Set("current-concurrent-requests", strconv.Itoa(inUse))
 	hdr.Set("maximum-concurrent-requests", strconv.Itoa(j.tier.Concurrency))
 	if j.HistoryID != "" {
 		hdr.Set("history-item-id", j.HistoryID)

@@ -63,7 +63,7 @@ func Subscription(ws *store.Workspace) map[string]any {
 		"currency":                                   "usd",
 		"current_overage":                            map[string]any{"amount": "0", "currency": "usd"},
 		"status":                                     status,
-		"billing_period":                             "monthly_period",
+		"billing_period":                             billingPeriod(ws),
 		"character_refresh_period":                   "monthly_period",
 		"next_invoice":                               nil,
 		"open_invoices":                              []any{},
@@ -72,6 +72,14 @@ func Subscription(ws *store.Workspace) map[string]any {
 		"concurrency_limit":                          t.Concurrency,
 		"max_seats":                                  t.Seats,
 	}
+}
+
+// billingPeriod is the workspace's billing period (timbre admin set-plan --period sets it).
+func billingPeriod(ws *store.Workspace) string {
+	if ws.BillingPeriod == "" {
+		return "monthly_period"
+	}
+	return ws.BillingPeriod
 }
 
 func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
