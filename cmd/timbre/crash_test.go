@@ -62,6 +62,7 @@ func TestServeSettlesAStreamCutByACrash(t *testing.T) {
 			text := strings.Repeat("The quick brown fox jumps over the lazy dog near the quiet river bank. ", 40)[:2349]
 			req, _ := http.NewRequest("POST", srv.base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_22050", strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 			req.Header.Set("xi-api-key", key)
+			req.Header.Set("Content-Type", "application/json")
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
 				t.Fatal(err)
