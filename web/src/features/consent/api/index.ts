@@ -44,13 +44,7 @@ export function isEuropeanTimeZone(tz: string | undefined): boolean {
   return tz.startsWith('Europe/') || EUROPEAN_EXTRA_ZONES.has(tz);
 }
 
-export function browserTimeZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
+export { browserTimeZone } from '@/lib/timezone';
 
 function safeGet(key: string): string | null {
   try {
