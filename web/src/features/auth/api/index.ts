@@ -10,21 +10,12 @@ import { emailField as email, emailSchema } from '@/lib/validation';
 export const signUp = (body: Schemas['SignUpRequest'] & { invite_code?: string; referral_code?: string }) =>
   unwrap(client.POST('/api/auth/sign-up', { body }));
 
-/**
- * Sign-in's answer. The server adds fields its schema does not list yet: an
- * MFA challenge (`mfa_required`, `mfa_token`), the safe `redirect_to`, and
- * `mfa_enrollment_required` when the workspace requires 2FA the user lacks.
- */
-export type SignInResult = Partial<Schemas['SignInResponse']> & {
-  mfa_required?: boolean;
-  mfa_token?: string;
-  redirect_to?: string;
-  mfa_enrollment_required?: boolean;
-};
+/** Sign-in's answer: an open session, or an MFA challenge (`mfa_required`, `mfa_token`). */
+export type SignInResult = Schemas['SignInResponse'];
 
 /** `redirect` is checked by the server too (spec §2 rule; unsafe attempts are logged there). */
 export const signIn = (body: Schemas['SignInRequest'] & { redirect?: string }) =>
-  unwrap(client.POST('/api/auth/sign-in', { body })) as Promise<SignInResult>;
+  unwrap(client.POST('/api/auth/sign-in', { body }));
 
 export const verifyEmail = (code: string) => unwrap(client.POST('/api/auth/verify-email', { body: { code } }));
 
