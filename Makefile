@@ -25,7 +25,7 @@ build: web
 ## test: every test — Go (SQLite and PostgreSQL, engines, API, SDK compatibility, browser) and the web app's
 test: web
 	$(GO) vet ./...
-	cd web && npm run typecheck && npm test
+	cd web && npm run typecheck && npm run lint && npm run check:api && npm test
 	$(GO) test -count=1 -timeout 30m ./...
 
 ## bench: speed against the raw engines, history listing on SQLite and PostgreSQL

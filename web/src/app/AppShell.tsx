@@ -23,15 +23,14 @@ import {
 } from '@/components/icons';
 import { Logo } from '@/components/Logo';
 import { GlobalPlayer } from '@/components/player/GlobalPlayer';
-import { DUTIES, useWorkspaceAccess, type Duty } from '@/features/access';
-import { useSession, useSignOut } from '@/features/auth';
+import { DUTIES, useWorkspaceAccess, useWorkspaceRole, type Duty } from '@/lib/access';
+import { useSession, useSignOut } from '@/lib/session';
 import { PlayerFeedback } from '@/features/history';
 import { NotificationsBell } from '@/features/notifications';
-import { AccountOverlays } from '@/features/onboarding';
 import { UsageMeter } from '@/features/usage';
 import { WorkspaceSwitcher } from '@/features/workspace-switcher';
-import { useWorkspaceRole } from '@/features/workspace-members';
 import { useTheme } from '@/lib/theme';
+import { AccountOverlays } from './AccountOverlays';
 
 interface NavItem {
   to: string;

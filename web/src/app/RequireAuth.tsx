@@ -1,10 +1,10 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Button } from '@/components/Button';
 import { Spinner } from '@/components/Spinner';
-import { useSession } from '@/features/auth';
-import { ADD_2FA_ROUTE, SECURITY_ROUTE, SensitiveActionDialog } from '@/features/security';
+import { useSession } from '@/lib/session';
+import { SensitiveActionDialog } from '@/components/SensitiveActionDialog';
 import { httpErrorMessage } from '@/lib/api';
-import { SIGN_IN_ROUTE } from '@/lib/constants';
+import { SIGN_IN_ROUTE, ADD_2FA_ROUTE, SECURITY_ROUTE } from '@/lib/constants';
 
 export function RequireAuth() {
   const session = useSession();

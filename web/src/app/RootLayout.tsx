@@ -1,6 +1,6 @@
 import { Outlet, useLocation } from 'react-router';
 import { Toaster } from '@/components/Toaster';
-import { useRemoteSignOut } from '@/features/auth';
+import { useRemoteSignOut } from '@/lib/session';
 
 /** Toasts sit top-centre on sign-in/sign-up, bottom-right elsewhere (spec §2). */
 export function toasterPositionFor(pathname: string): 'top-center' | 'bottom-right' {

@@ -76,3 +76,8 @@ export const MESSAGES = {
   termsRequired: 'You must agree to the Terms of Service and Privacy Policy to continue.',
   unknownMode: 'This link is not supported. It may be invalid or for a feature that is not available yet.',
 } as const;
+
+/** The account's security settings; the query that opens the 2FA setup dialog there (spec §2: settings `?dialog=add-2fa`). */
+export const SECURITY_ROUTE = '/app/settings/security';
+export const ADD_2FA_DIALOG = 'add-2fa';
+export const ADD_2FA_ROUTE = `${SECURITY_ROUTE}?dialog=${ADD_2FA_DIALOG}`;

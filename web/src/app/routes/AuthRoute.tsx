@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Outlet, useBlocker, useLocation } from 'react-router';
-import { AuthLayout, pickStartSlide } from '@/features/auth';
+import { pickStartSlide } from '@/components/auth/AuthCarousel';
+import { AuthLayout } from '@/components/auth/AuthLayout';
 import { TIMINGS } from '@/lib/constants';
 
 const AUTH_PATHS = ['/app/sign-in', '/app/sign-up', '/app/action', '/app/sso'];

@@ -1,11 +1,5 @@
-export { AuthLayout } from './components/AuthLayout';
-export { AuthCarousel, SLIDES, pickStartSlide } from './components/AuthCarousel';
 export { SignInPage } from './components/SignInPage';
 export { SignUpPage } from './components/SignUpPage';
 export { ForgotPasswordPage } from './components/ForgotPasswordPage';
 export { ResetPasswordPage } from './components/ResetPasswordPage';
 export { EmailActionPage } from './components/EmailActionPage';
-export { useSession } from './hooks/useSession';
-export { cancelPendingSignOut, isPublicPath, useSignOut, useRemoteSignOut } from './hooks/useSignOut';
-export { sessionQueryKey, type Session } from './api';
-export { captureReferral, clearStoredReferral, getStoredReferral, REFERRAL_KEY } from './referral';

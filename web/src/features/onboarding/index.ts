@@ -1,4 +1,3 @@
-export { AccountOverlays } from './components/AccountOverlays';
 export { AlphaAccessCard } from './components/AlphaAccessCard';
 export { BipaDialog } from './components/BipaDialog';
 export { ChecklistCard, useChecklistToasts } from './components/ChecklistCard';

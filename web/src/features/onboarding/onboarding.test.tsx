@@ -12,6 +12,7 @@ import {
   showChecklist,
   type AccountUser,
   type Checklist,
+  type ChecklistItemId,
 } from './api';
 import { BIPA_TITLE, BipaDialog } from './components/BipaDialog';
 import { ChecklistCard } from './components/ChecklistCard';
@@ -21,10 +22,11 @@ import { AlphaAccessCard } from './components/AlphaAccessCard';
 afterEach(() => clearToasts());
 
 function checklist(done: string[], hidden = false): Checklist {
+  const ids: ChecklistItemId[] = ['generate_speech', 'api_key_unhidden', 'create_dub'];
   return {
     checklist_id: 'cl1',
     hidden,
-    items: ['generate_speech', 'api_key_unhidden', 'create_dub'].map((id) => ({
+    items: ids.map((id) => ({
       onboarding_checklist_item_id: id,
       is_completed: done.includes(id),
     })),

@@ -14,6 +14,9 @@ export type Schemas = components['schemas'];
 export type Operations = operations;
 export type { paths };
 
+/** A history item with the caller's feedback (spec §3): the player and the history panel share it. */
+export type HistoryItem = Schemas['HistoryItemWithFeedback'];
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const csrfMiddleware: Middleware = {

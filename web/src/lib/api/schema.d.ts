@@ -535,7 +535,7 @@ export interface paths {
         };
         /**
          * List Generated Items
-         * @description Returns a list of your generated audio (e.g. text to speech, speech to speech, Studio, dubbing). Music and SFX generations are not included and cannot currently be retrieved via the API.
+         * @description Returns a list of your generated audio (e.g. text to speech, speech to speech, Studio, dubbing). Music and SFX generations are not included and cannot currently be retrieved via the API. Timbre adds each item's `feedback` (spec §3).
          */
         get: operations["get_speech_history"];
         put?: never;
@@ -555,7 +555,7 @@ export interface paths {
         };
         /**
          * Get History Item
-         * @description Retrieves a history item.
+         * @description Retrieves a history item. Timbre adds each item's `feedback` (spec §3).
          */
         get: operations["get_speech_history_item_by_id"];
         put?: never;
@@ -4220,6 +4220,22 @@ export interface components {
             /** @description The normalized alignment of the text. */
             normalized_alignment: components["schemas"]["HistoryAlignmentResponseModel"];
         };
+        /**
+         * HistoryFeedback
+         * @description The caller's feedback on a history item (spec §3), as GET /v1/history and GET /v1/history/{history_item_id} send it; null when none was given.
+         */
+        HistoryFeedback: {
+            thumbs_up: boolean;
+            /** @description The words given; empty when none. */
+            feedback: string;
+            emotions: boolean;
+            inaccurate_clone: boolean;
+            glitches: boolean;
+            audio_quality: boolean;
+            other: boolean;
+            /** @enum {string} */
+            review_status?: "not_reviewed" | "reviewed";
+        };
         /** HistoryFeedbackRequest */
         HistoryFeedbackRequest: {
             /** @description Whether the generation was good. */
@@ -4251,6 +4267,20 @@ export interface components {
              * @default false
              */
             other?: boolean;
+        };
+        /**
+         * HistoryItemWithFeedback
+         * @description ElevenLabs' history item plus Timbre's `feedback`.
+         */
+        HistoryItemWithFeedback: components["schemas"]["SpeechHistoryItemResponseModel"] & {
+            feedback?: components["schemas"]["HistoryFeedback"] | null;
+        };
+        /**
+         * HistoryPageWithFeedback
+         * @description ElevenLabs' history page whose items carry Timbre's `feedback`.
+         */
+        HistoryPageWithFeedback: components["schemas"]["GetSpeechHistoryResponseModel"] & {
+            history: components["schemas"]["HistoryItemWithFeedback"][];
         };
         /**
          * HttpRequestModel
@@ -8425,7 +8455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetSpeechHistoryResponseModel"];
+                    "application/json": components["schemas"]["HistoryPageWithFeedback"];
                 };
             };
             /** @description Validation Error */
@@ -8458,7 +8488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SpeechHistoryItemResponseModel"];
+                    "application/json": components["schemas"]["HistoryItemWithFeedback"];
                 };
             };
             /** @description Validation Error */

@@ -86,7 +86,7 @@ const initialState: PlayerState = {
 };
 
 export const fetchHistoryItem: HistoryItemFetcher = (id) =>
-  unwrap(client.GET('/v1/history/{history_item_id}', { params: { path: { history_item_id: id } } })) as Promise<HistoryItem>;
+  unwrap(client.GET('/v1/history/{history_item_id}', { params: { path: { history_item_id: id } } }));
 
 function isAutoplayBlocked(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { name?: string }).name === 'NotAllowedError';

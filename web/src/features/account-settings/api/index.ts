@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, client, httpErrorMessage, unwrap } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
-import { withSensitiveVerification } from '@/features/security/sensitive';
+import { withSensitiveVerification } from '@/lib/sensitive';
 
 export const ACCOUNT_MESSAGES = {
   /** Spec §8. */

@@ -5,7 +5,7 @@ import { Dialog } from '@/components/Dialog';
 import { CodeField, PasswordField, TextField } from '@/components/Field';
 import { AlertIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
-import { sessionQueryKey, useSession, useSignOut } from '@/features/auth';
+import { sessionQueryKey, useSession, useSignOut } from '@/lib/session';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
@@ -19,7 +19,7 @@ import {
   optOutOfUpdates,
   sendEmailChangeCode,
 } from '../api';
-import { SettingsLayout, SettingsSection } from './SettingsLayout';
+import { SettingsLayout, SettingsSection } from '@/components/SettingsLayout';
 
 /** Email change: the new address gets a 6-digit code; entering it moves the account (spec §8 messages). */
 export function ChangeEmailDialog({

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
-import { editBody, validateKeyForm } from '../api';
+import { editBody, validateKeyForm } from '@/lib/api-key-form';
 import { ApiKeysPage } from './ApiKeysPage';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,47 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { BadgeList } from '@/components/Badge';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { KeyIcon, PlusIcon, TrashIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
-import { FEATURES, useWorkspaceAccess } from '@/features/access';
+import { FEATURES, useWorkspaceAccess } from '@/lib/access';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import {
-  apiKeysQueryKey,
-  createApiKey,
-  deleteApiKey,
-  editApiKey,
-  editBody,
-  listApiKeys,
-  permissionLabel,
-  type ApiKey,
-} from '../api';
-import { KeyFormDialog, quotaText } from './KeyFormDialog';
-
-/** Enable/disable switch for a key row. */
-export function KeyEnabledSwitch({ enabled, name, pending, onChange }: { enabled: boolean; name: string; pending?: boolean; onChange: (on: boolean) => void }) {
-  return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={enabled}
-      aria-label={`${name} enabled`}
-      disabled={pending}
-      onClick={() => onChange(!enabled)}
-      className={`relative inline-flex h-5 w-9 shrink-0 cursor-pointer items-center rounded-full transition-colors disabled:opacity-50 ${enabled ? 'bg-emerald-600' : 'bg-gray-300 dark:bg-gray-700'}`}
-    >
-      <span className={`inline-block size-4 rounded-full bg-white shadow transition-transform ${enabled ? 'translate-x-4.5' : 'translate-x-0.5'}`} />
-    </button>
-  );
-}
-
-export function PermissionsCell({ permissions }: { permissions: string[] | null | undefined }) {
-  if (!permissions) return <span className="text-gray-600 dark:text-gray-400">All</span>;
-  return <BadgeList items={permissions.map(permissionLabel)} max={2} />;
-}
+import { apiKeysQueryKey, createApiKey, deleteApiKey, editApiKey, listApiKeys, type ApiKey } from '../api';
+import { editBody } from '@/lib/api-key-form';
+import { KeyEnabledSwitch, PermissionsCell } from '@/components/keys/KeyCells';
+import { KeyFormDialog, quotaText } from '@/components/keys/KeyFormDialog';
 
 export const KEYS_NOT_ALLOWED = "Your workspace groups don't let you create or change personal API keys. Ask a workspace admin for access.";
 

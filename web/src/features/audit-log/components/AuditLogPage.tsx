@@ -3,12 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { FieldError, Select, TextField } from '@/components/Field';
 import { ChevronLeftIcon, ChevronRightIcon } from '@/components/icons';
-import { DUTIES } from '@/features/access';
+import { DUTIES, useAdminOrDuty } from '@/lib/access';
 import {
   AdminOnlyNotice,
   AdminPage,
-  listMembers,
-  membersQueryKey,
   Panel,
   Pill,
   QueryState,
@@ -17,8 +15,8 @@ import {
   thClass,
   theadClass,
   trClass,
-  useAdminOrDuty,
-} from '@/features/workspace-members';
+} from '@/components/admin';
+import { listMembers, membersQueryKey } from '@/lib/members';
 import { actorLabel, AUDIT_CLASSES, auditQueryKey, EMPTY_FILTERS, listAudit, validateFilters, type AuditFilters } from '../api';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });

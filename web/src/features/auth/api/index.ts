@@ -1,20 +1,7 @@
 import { z } from 'zod';
-import { ApiError, client, unwrap, type Schemas } from '@/lib/api';
-
-/** The session; the server also says whether TOTP is on and whether the workspace's 2FA rule is unmet. */
-export type Session = Schemas['SessionResponse'] & { totp_enabled?: boolean; mfa_enrollment_required?: boolean };
-
-export const sessionQueryKey = ['session'] as const;
-
-/** Current session, or null when signed out (401). */
-export async function getSession(): Promise<Session | null> {
-  try {
-    return (await unwrap(client.GET('/api/auth/session'))) as Session;
-  } catch (err) {
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return null;
-    throw err;
-  }
-}
+import { client, unwrap, type Schemas } from '@/lib/api';
+import { SENSITIVE_TEXT } from '@/lib/sensitive';
+import { emailField as email, emailSchema } from '@/lib/validation';
 
 /**
  * `invite_code` (an invitation to the same email) joins the inviting workspace on sign-up;
@@ -23,23 +10,12 @@ export async function getSession(): Promise<Session | null> {
 export const signUp = (body: Schemas['SignUpRequest'] & { invite_code?: string; referral_code?: string }) =>
   unwrap(client.POST('/api/auth/sign-up', { body }));
 
-/**
- * Sign-in's answer. The server adds fields its schema does not list yet: an
- * MFA challenge (`mfa_required`, `mfa_token`), the safe `redirect_to`, and
- * `mfa_enrollment_required` when the workspace requires 2FA the user lacks.
- */
-export type SignInResult = Partial<Schemas['SignInResponse']> & {
-  mfa_required?: boolean;
-  mfa_token?: string;
-  redirect_to?: string;
-  mfa_enrollment_required?: boolean;
-};
+/** Sign-in's answer: an open session, or an MFA challenge (`mfa_required`, `mfa_token`). */
+export type SignInResult = Schemas['SignInResponse'];
 
 /** `redirect` is checked by the server too (spec §2 rule; unsafe attempts are logged there). */
 export const signIn = (body: Schemas['SignInRequest'] & { redirect?: string }) =>
-  unwrap(client.POST('/api/auth/sign-in', { body })) as Promise<SignInResult>;
-
-export const signOut = () => unwrap(client.POST('/api/auth/sign-out'));
+  unwrap(client.POST('/api/auth/sign-in', { body }));
 
 export const verifyEmail = (code: string) => unwrap(client.POST('/api/auth/verify-email', { body: { code } }));
 
@@ -66,11 +42,6 @@ export async function isDevMailboxAvailable(): Promise<boolean> {
 
 export const PASSWORD_MIN_LENGTH = 8;
 
-const email = z
-  .string()
-  .trim()
-  .min(1, 'Please enter your email address.')
-  .pipe(z.email('Please enter a valid email address.'));
 
 const password = z.string().min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`);
 
@@ -85,7 +56,7 @@ export const signInSchema = z.object({
   password: z.string().min(1, 'Please enter your password.'),
 });
 
-export const emailSchema = z.object({ email });
+export { emailSchema };
 
 export const newPasswordSchema = z.object({ password });
 
@@ -107,16 +78,14 @@ export type EmailActionResult = Schemas['SecurityEmailActionResult'];
 export const applyEmailAction = (body: Schemas['SecurityEmailActionRequest']) =>
   unwrap(client.POST('/api/auth/action', { body }));
 
-/** Proves access to the account's email for a sensitive action (spec §7); the session may then retry it. */
-export const verifySensitiveActionCode = (code: string) =>
-  unwrap(client.POST('/v1/user/verify-sensitive-action-code', { body: { code } }));
+export { verifySensitiveActionCode } from '@/lib/sensitive';
 
 /** The signed-in user's own referral link (spec §7). */
 export const getReferralLink = () => unwrap(client.GET('/v1/user/referral-link'));
 
 export const ACTION_MESSAGES = {
-  sensitiveVerified: 'Email access verified. Please try the action again.',
-  sensitiveTitle: 'Verify it’s you',
+  sensitiveVerified: SENSITIVE_TEXT.verified,
+  sensitiveTitle: SENSITIVE_TEXT.title,
   signInForSensitive: 'Please sign in to the account that received this email, then open the link again.',
   optedOut: 'We have opted you out of receiving product updates.',
   optOutFailed: 'An error occurred while trying to opt you out from receiving product updates, please try again.',

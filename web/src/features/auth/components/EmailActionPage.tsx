@@ -8,10 +8,10 @@ import { ApiError, httpErrorMessage } from '@/lib/api';
 import { DEFAULT_APP_ROUTE, MESSAGES } from '@/lib/constants';
 import { safeRedirect } from '@/lib/redirect';
 import { toast } from '@/lib/toast';
-import { ACTION_MESSAGES, applyEmailAction, sessionQueryKey, verifyEmail, verifySensitiveActionCode } from '../api';
-import { useSession } from '../hooks/useSession';
+import { ACTION_MESSAGES, applyEmailAction, verifyEmail, verifySensitiveActionCode } from '../api';
+import { useSession, sessionQueryKey } from '@/lib/session';
 import { storePendingAction } from '../pendingAction';
-import { AuthHeading, Notice } from './AuthLayout';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
 
 function signInPath(continueUrl: string | null): string {
   if (!continueUrl) return '/app/sign-in';

@@ -6,7 +6,7 @@ import { TextField } from '@/components/Field';
 import { ApiError } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { emailSchema, fieldErrors, sendPasswordResetEmail } from '../api';
-import { AuthHeading, Notice } from './AuthLayout';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');

@@ -8,7 +8,7 @@ import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
 import { checkResetCode, fieldErrors, newPasswordSchema, PASSWORD_MIN_LENGTH, resetPassword } from '../api';
-import { AuthHeading, Notice } from './AuthLayout';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
 
 export type ResetCodeStatus = 'checking' | 'valid' | 'invalidActionCode' | 'tooManyAttempts' | 'unknownError';
 

@@ -4,25 +4,16 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { PasswordField, TextField } from '@/components/Field';
 import { ApiError, httpErrorMessage } from '@/lib/api';
-import { MESSAGES } from '@/lib/constants';
-import { MfaChallenge } from '@/features/security/components/MfaChallenge';
-import { ADD_2FA_ROUTE } from '@/features/security/api';
-import { getStoredInviteCode, invitePath } from '@/features/invitations/storage';
-import { browser, SSO_REQUIRED, ssoStartUrl } from '@/features/sso/api';
+import { ADD_2FA_ROUTE, MESSAGES } from '@/lib/constants';
+import { MfaChallenge } from '@/components/auth/MfaChallenge';
+import { getStoredInviteCode, invitePath } from '@/lib/invite-code';
+import { browser, SSO_REQUIRED, ssoStartUrl } from '@/lib/sso';
 import { safeRedirect } from '@/lib/redirect';
 import { toast } from '@/lib/toast';
-import {
-  fieldErrors,
-  sendVerificationEmail,
-  sessionQueryKey,
-  signIn,
-  signInSchema,
-  type FieldErrors,
-  type SignInResult,
-} from '../api';
+import { fieldErrors, sendVerificationEmail, signIn, signInSchema, type FieldErrors, type SignInResult } from '../api';
 import { takePendingAction } from '../pendingAction';
-import { useSession } from '../hooks/useSession';
-import { AuthHeading, Notice } from './AuthLayout';
+import { useSession, sessionQueryKey } from '@/lib/session';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
 
 type Field = 'email' | 'password';
 

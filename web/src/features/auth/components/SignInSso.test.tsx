@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { browser } from '@/features/sso/api';
+import { browser } from '@/lib/sso';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
 import { SignInPage } from './SignInPage';
 

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
-import { REFERRAL_KEY } from '../referral';
+import { REFERRAL_KEY } from '@/lib/referral';
 import { SignUpPage } from './SignUpPage';
 
 afterEach(() => {

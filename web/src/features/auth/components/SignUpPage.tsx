@@ -8,7 +8,7 @@ import { MailIcon } from '@/components/icons';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
-import { clearStoredInviteCode, getStoredInviteCode } from '@/features/invitations/storage';
+import { clearStoredInviteCode, getStoredInviteCode } from '@/lib/invite-code';
 import {
   fieldErrors,
   isDevMailboxAvailable,
@@ -18,8 +18,8 @@ import {
   signUpSchema,
   type FieldErrors,
 } from '../api';
-import { captureReferral, clearStoredReferral, getStoredReferral } from '../referral';
-import { AuthHeading, Notice } from './AuthLayout';
+import { captureReferral, clearStoredReferral, getStoredReferral } from '@/lib/referral';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
 
 type Field = 'email' | 'password' | 'terms';
 

@@ -1,5 +1,5 @@
 import { readCookie } from '@/lib/cookies';
-import { request } from '@/features/onboarding/api/request';
+import { client, unwrap } from '@/lib/api';
 
 /**
  * Analytics consent and the CCPA opt-out (spec §4, §6). Both are device choices, so they live
@@ -44,13 +44,7 @@ export function isEuropeanTimeZone(tz: string | undefined): boolean {
   return tz.startsWith('Europe/') || EUROPEAN_EXTRA_ZONES.has(tz);
 }
 
-export function browserTimeZone(): string | undefined {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
+export { browserTimeZone } from '@/lib/timezone';
 
 function safeGet(key: string): string | null {
   try {
@@ -135,7 +129,7 @@ export async function optOutOfCcpa(opts: { signedIn: boolean; reload?: () => voi
   document.cookie = `${CCPA_COOKIE}=true; Max-Age=${CCPA_COOKIE_MAX_AGE}; Path=/; SameSite=Strict`;
   if (opts.signedIn) {
     try {
-      await request('POST', '/api/account/ccpa-opt-out', { ccpa_opt_out: true });
+      await unwrap(client.POST('/api/account/ccpa-opt-out', { body: { ccpa_opt_out: true } }));
     } catch (err) {
       console.warn('CCPA opt-out not stored on the account', err);
     }

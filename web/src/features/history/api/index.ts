@@ -1,27 +1,20 @@
-import {
-  client,
-  unwrap,
-  unwrapWithResponse,
-  type HistoryFeedback,
-  type HistoryItem,
-  type Schemas,
-} from '@/lib/api';
+import { client, unwrap, unwrapWithResponse, type HistoryItem, type Schemas } from '@/lib/api';
 import { downloadFileName, fileNameFromDisposition } from '@/lib/download';
 
-export type { HistoryFeedback, HistoryItem };
-
-export type HistoryPage = Omit<Schemas['GetSpeechHistoryResponseModel'], 'history'> & { history: HistoryItem[] };
+export type { HistoryItem };
+export type HistoryFeedback = Schemas['HistoryFeedback'];
+export type HistoryPage = Schemas['HistoryPageWithFeedback'];
 
 export const HISTORY_PAGE_SIZE = 20;
 
 export const historyQueryKey = ['history'] as const;
 
-export const getHistory = async (startAfter?: string): Promise<HistoryPage> =>
-  (await unwrap(
+export const getHistory = (startAfter?: string): Promise<HistoryPage> =>
+  unwrap(
     client.GET('/v1/history', {
       params: { query: { page_size: HISTORY_PAGE_SIZE, start_after_history_item_id: startAfter || undefined } },
     }),
-  )) as HistoryPage;
+  );
 
 export const historyAudioUrl = (id: string) => `/v1/history/${encodeURIComponent(id)}/audio`;
 

@@ -6,8 +6,8 @@ import { Dialog } from '@/components/Dialog';
 import { Select } from '@/components/Field';
 import { TrashIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
-import { useWorkspaceAccess } from '@/features/access';
-import { useSession } from '@/features/auth';
+import { useWorkspaceAccess } from '@/lib/access';
+import { useSession } from '@/lib/session';
 import { httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import {

@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { Spinner } from '@/components/Spinner';
-import { AuthHeading, Notice } from '@/features/auth/components/AuthLayout';
-import { useSession, useSignOut } from '@/features/auth';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
+import { useSession, useSignOut } from '@/lib/session';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { DEFAULT_APP_ROUTE } from '@/lib/constants';
 import { formatDate } from '@/lib/format';
@@ -18,7 +18,7 @@ import {
   sameEmail,
   seatLabel,
 } from '../api';
-import { clearStoredInviteCode, invitePath, storeInviteCode } from '../storage';
+import { clearStoredInviteCode, invitePath, storeInviteCode } from '@/lib/invite-code';
 
 const linkButton =
   'flex h-11 w-full items-center justify-center rounded-lg text-base font-medium focus-visible:outline-2 focus-visible:outline-offset-2';

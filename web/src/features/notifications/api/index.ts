@@ -1,29 +1,17 @@
-import { request } from '@/features/onboarding/api/request';
+import { client, unwrap, type Schemas } from '@/lib/api';
 
 /** A notification (spec §3 Message). */
-export interface Message {
-  message_id: string;
-  severity: 'info' | 'success' | 'warning' | 'error';
-  title: string;
-  description: string;
-  needs_attention: boolean;
-  create_date_unix_ms: number;
-  has_been_read: boolean;
-}
-
-export interface MessageList {
-  messages: Message[];
-  unread_count: number;
-}
+export type Message = Schemas['AccountMessage'];
+export type MessageList = Schemas['AccountMessageList'];
 
 export const notificationsQueryKey = ['notifications'] as const;
 /** How often the bell refreshes. */
 export const NOTIFICATIONS_POLL_MS = 60_000;
 
-export const listNotifications = () => request<MessageList>('GET', '/api/notifications');
+export const listNotifications = () => unwrap(client.GET('/api/notifications'));
 export const markNotificationRead = (id: string) =>
-  request<{ message_id: string; event: 'read' }>('POST', `/api/notifications/${encodeURIComponent(id)}/read`);
-export const markAllNotificationsRead = () => request<{ status: 'ok'; marked_read: number }>('POST', '/api/notifications/read-all');
+  unwrap(client.POST('/api/notifications/{message_id}/read', { params: { path: { message_id: id } } }));
+export const markAllNotificationsRead = () => unwrap(client.POST('/api/notifications/read-all'));
 
 /** The bell's badge text: nothing at 0, the count up to 9, then 9+. */
 export function unreadBadge(count: number): string {

@@ -1,6 +1,4 @@
-import { request } from './request';
-
-export { request } from './request';
+import { client, unwrap, type Schemas } from '@/lib/api';
 
 /** Onboarding checklist items (spec §4), in the server's order (internal/account.Items). */
 export const CHECKLIST_ITEMS = [
@@ -22,16 +20,8 @@ export const CHECKLIST_LABELS: Record<string, string> = {
   api_key_unhidden: 'Reveal an API key',
 };
 
-export interface ChecklistItem {
-  onboarding_checklist_item_id: string;
-  is_completed: boolean;
-}
-
-export interface Checklist {
-  checklist_id: string;
-  items: ChecklistItem[];
-  hidden: boolean;
-}
+export type ChecklistItem = Schemas['AccountChecklistItem'];
+export type Checklist = Schemas['AccountChecklist'];
 
 export interface GeoLocation {
   region: string;
@@ -39,13 +29,7 @@ export interface GeoLocation {
   city: string;
 }
 
-export interface OnboardingSurvey {
-  first_name: string;
-  role: string;
-  subrole?: string;
-  timezone?: string;
-  source?: string;
-}
+export type OnboardingSurvey = Schemas['AccountOnboardingSurvey'];
 
 /** The account-extras fields of GET /v1/user (spec §3 User). */
 export interface AccountUser {
@@ -62,34 +46,27 @@ export interface AccountUser {
   public_user_name?: string | null;
 }
 
-export interface ChecklistState {
-  onboarding_checklist: Checklist | null;
-  is_onboarding_checklist_completed: boolean;
-  item_id?: string;
-  newly_completed?: boolean;
-}
+/** What the checklist routes answer; an update also names the item and whether it just completed. */
+export type ChecklistState = Schemas['AccountChecklistState'] & Partial<Pick<Schemas['AccountChecklistUpdate'], 'item_id' | 'newly_completed'>>;
 
-export interface AlphaAccess {
-  has_alpha_access: boolean;
-  alpha_access_requested: boolean;
-}
+export type AlphaAccess = Schemas['AccountAlphaAccess'];
 
 export const accountUserQueryKey = ['account', 'user'] as const;
 export const alphaAccessQueryKey = ['account', 'alpha-access'] as const;
 
-export const getAccountUser = () => request<AccountUser>('GET', '/v1/user');
+export const getAccountUser = () => unwrap(client.GET('/v1/user')) as Promise<AccountUser>;
 export const completeSurvey = (survey: OnboardingSurvey) =>
-  request<{ is_onboarding_completed: boolean }>('POST', '/v1/user/onboarding-survey-complete', survey);
-export const initiateChecklist = () => request<ChecklistState>('POST', '/v1/user/onboarding-checklist/initiate');
-export const updateChecklistItem = (itemId: ChecklistItemId) =>
-  request<ChecklistState>('POST', '/v1/user/onboarding-checklist/update', { item_id: itemId });
-export const hideChecklist = () => request<ChecklistState>('POST', '/v1/user/onboarding-checklist/hide');
-export const markChecklistComplete = () => request<ChecklistState>('POST', '/v1/user/onboarding-checklist/mark-complete');
-export const acceptBipaTerms = () => request<{ accepted_bipa_terms: boolean }>('POST', '/v1/user/accept-bipa-terms');
-export const getAlphaAccess = () => request<AlphaAccess>('GET', '/v1/user/has-alpha-access');
-export const requestAlphaAccess = () => request<AlphaAccess>('POST', '/v1/user/request-alpha-access');
+  unwrap(client.POST('/v1/user/onboarding-survey-complete', { body: survey }));
+export const initiateChecklist = (): Promise<ChecklistState> => unwrap(client.POST('/v1/user/onboarding-checklist/initiate'));
+export const updateChecklistItem = (itemId: ChecklistItemId): Promise<ChecklistState> =>
+  unwrap(client.POST('/v1/user/onboarding-checklist/update', { body: { item_id: itemId } }));
+export const hideChecklist = (): Promise<ChecklistState> => unwrap(client.POST('/v1/user/onboarding-checklist/hide'));
+export const markChecklistComplete = (): Promise<ChecklistState> => unwrap(client.POST('/v1/user/onboarding-checklist/mark-complete'));
+export const acceptBipaTerms = () => unwrap(client.POST('/v1/user/accept-bipa-terms'));
+export const getAlphaAccess = () => unwrap(client.GET('/v1/user/has-alpha-access'));
+export const requestAlphaAccess = () => unwrap(client.POST('/v1/user/request-alpha-access'));
 export const updatePublicUserName = (name: string) =>
-  request<{ public_user_name: string }>('POST', '/v1/user/update-public-user-name', { public_user_name: name });
+  unwrap(client.POST('/v1/user/update-public-user-name', { body: { public_user_name: name } }));
 
 /**
  * The "API key unhidden" checklist event (spec §4): call it when the web app reveals an API key.

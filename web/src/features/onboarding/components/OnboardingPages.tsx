@@ -4,7 +4,7 @@ import { Button } from '@/components/Button';
 import { ChevronRightIcon, KeyIcon, ListIcon, SpeechIcon } from '@/components/icons';
 import { Logo } from '@/components/Logo';
 import { Spinner } from '@/components/Spinner';
-import { useSession, useSignOut } from '@/features/auth';
+import { useSession, useSignOut } from '@/lib/session';
 import { httpErrorMessage } from '@/lib/api';
 import { useAccountUser } from '../hooks';
 import { afterOnboarding, ONBOARDING_NEXT_ROUTE, ONBOARDING_ROUTE, redirectQuery } from '../routing';

@@ -4,7 +4,7 @@ import { Button } from '@/components/Button';
 import { Select, TextField } from '@/components/Field';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { browserTimeZone } from '@/features/consent/api';
+import { browserTimeZone } from '@/lib/timezone';
 import { accountUserQueryKey, completeSurvey, initiateChecklist, type AccountUser, type OnboardingSurvey } from '../api';
 
 export const ROLES = ['Developer', 'Content creator', 'Educator', 'Marketer', 'Researcher', 'Other'];

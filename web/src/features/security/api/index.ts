@@ -1,22 +1,20 @@
 import { client, unwrap, type Schemas } from '@/lib/api';
-import { withSensitiveVerification } from '../sensitive';
+import { withSensitiveVerification } from '@/lib/sensitive';
+import { MFA_CODE_MESSAGES } from '@/lib/mfa';
+
+export { isTotpCode, normaliseBackupCode, normaliseTotp, type MfaVerified } from '@/lib/mfa';
 
 export type MfaStatus = Schemas['SecurityMFAStatus'];
 export type TotpEnrollment = Schemas['SecurityTOTPEnrollment'];
 export type SecuritySession = Schemas['SecuritySession'];
-export type MfaVerified = Schemas['SecurityMFAVerified'];
 
 export const mfaQueryKey = ['security', 'mfa'] as const;
 export const sessionsQueryKey = ['security', 'sessions'] as const;
 
-/** The settings query that opens the 2FA setup dialog (spec §2: settings `?dialog=add-2fa`). */
-export const ADD_2FA_DIALOG = 'add-2fa';
-export const SECURITY_ROUTE = '/app/settings/security';
-export const ADD_2FA_ROUTE = `${SECURITY_ROUTE}?dialog=${ADD_2FA_DIALOG}`;
+export { ADD_2FA_DIALOG, ADD_2FA_ROUTE, SECURITY_ROUTE } from '@/lib/constants';
 
 export const SECURITY_MESSAGES = {
-  codeRequired: 'Please enter the 6-digit code from your authenticator app.',
-  backupCodeRequired: 'Please enter one of your backup codes.',
+  ...MFA_CODE_MESSAGES,
   mfaEnabled: 'Two-factor authentication is on.',
   mfaDisabled: 'Two-factor authentication is off.',
   backupCodesCopied: 'Backup codes copied to clipboard',
@@ -42,24 +40,6 @@ export const revokeSession = (sessionId: string) =>
   unwrap(client.DELETE('/api/auth/sessions/{session_id}', { params: { path: { session_id: sessionId } } }));
 export const revokeOtherSessions = () => unwrap(client.DELETE('/api/auth/sessions'));
 export const signOutEverywhere = () => unwrap(client.POST('/api/auth/sign-out-everywhere'));
-
-/** Answers the sign-in MFA challenge with a TOTP code or a backup code. */
-export const verifyMfa = (body: Schemas['SecurityMFAVerifyRequest']) =>
-  unwrap(client.POST('/api/auth/mfa/verify', { body }));
-
-/** A TOTP code: 6 digits (spaces allowed while typing, removed here). */
-export function normaliseTotp(value: string): string {
-  return value.replace(/\s+/g, '');
-}
-
-export function isTotpCode(value: string): boolean {
-  return /^\d{6}$/.test(normaliseTotp(value));
-}
-
-/** A backup code as typed: trimmed, lower case. */
-export function normaliseBackupCode(value: string): string {
-  return value.trim().toLowerCase();
-}
 
 /** The text file offered for download: one code a line. */
 export function backupCodesText(codes: string[], email?: string): string {

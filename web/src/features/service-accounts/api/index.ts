@@ -1,5 +1,5 @@
 import { client, unwrap, type Schemas } from '@/lib/api';
-import type { KeyFormValue } from '@/features/api-keys';
+import type { KeyFormValue } from '@/lib/api-key-form';
 
 export type ServiceAccount = Schemas['WorkspaceServiceAccountResponseModel'];
 export type ServiceAccountKey = Schemas['WorkspaceApiKeyResponseModel'];

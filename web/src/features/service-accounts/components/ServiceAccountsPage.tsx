@@ -5,8 +5,10 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Dialog } from '@/components/Dialog';
 import { TextField } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
-import { editBody, KeyEnabledSwitch, KeyFormDialog, PermissionsCell, quotaText } from '@/features/api-keys';
-import { DUTIES } from '@/features/access';
+import { KeyEnabledSwitch, PermissionsCell } from '@/components/keys/KeyCells';
+import { KeyFormDialog, quotaText } from '@/components/keys/KeyFormDialog';
+import { editBody } from '@/lib/api-key-form';
+import { DUTIES, useAdminOrDuty } from '@/lib/access';
 import {
   AdminOnlyNotice,
   AdminPage,
@@ -17,8 +19,7 @@ import {
   thClass,
   theadClass,
   trClass,
-  useAdminOrDuty,
-} from '@/features/workspace-members';
+} from '@/components/admin';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';

@@ -38,18 +38,4 @@ export function ssoErrorText(code: string | null): string | null {
   return SSO_ERRORS[code] ?? SSO_MESSAGES.generic;
 }
 
-/** The browser navigation that starts the flow (GET /api/sso/start): same-origin, with the email and redirect. */
-export function ssoStartUrl(email: string, redirect?: string | null): string {
-  const q = new URLSearchParams({ email });
-  if (redirect) q.set('redirect', redirect);
-  return `/api/sso/start?${q.toString()}`;
-}
-
-/** Goes to a URL with a full page load (tests replace it). */
-export const browser = {
-  assign(url: string) {
-    window.location.assign(url);
-  },
-};
-
-export * from './domains';
+export { browser, SSO_REQUIRED, ssoStartUrl } from '@/lib/sso';

@@ -3,9 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/Button';
 import { TextField } from '@/components/Field';
-import { AuthHeading, Notice } from '@/features/auth/components/AuthLayout';
-import { emailSchema } from '@/features/auth/api';
-import { getStoredInviteCode } from '@/features/invitations/storage';
+import { AuthHeading, Notice } from '@/components/auth/AuthLayout';
+import { emailSchema } from '@/lib/validation';
+import { getStoredInviteCode } from '@/lib/invite-code';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { browser, findSsoProvider, SSO_MESSAGES, ssoErrorText, ssoStartUrl } from '../api';
 

@@ -4,7 +4,7 @@ import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { Select, TextArea } from '@/components/Field';
 import { AlertIcon } from '@/components/icons';
-import { accessQueryKey, FEATURES, isFeatureNotAllowed, useWorkspaceAccess } from '@/features/access';
+import { accessQueryKey, FEATURES, isFeatureNotAllowed, useWorkspaceAccess } from '@/lib/access';
 import { httpErrorMessage } from '@/lib/api';
 import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT } from '@/lib/constants';
 import { formatNumber, truncate } from '@/lib/format';

@@ -20,9 +20,8 @@ import {
   thClass,
   theadClass,
   trClass,
-  useAdminOrDuty,
-} from '@/features/workspace-members';
-import { DUTIES } from '@/features/access';
+} from '@/components/admin';
+import { DUTIES, useAdminOrDuty } from '@/lib/access';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';

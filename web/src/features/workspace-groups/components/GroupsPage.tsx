@@ -5,8 +5,9 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Dialog } from '@/components/Dialog';
 import { Select, TextField } from '@/components/Field';
 import { CloseIcon, PlusIcon, TrashIcon } from '@/components/icons';
-import { DUTIES, useWorkspaceAccess } from '@/features/access';
-import { AdminPage, listMembers, membersQueryKey, Panel, QueryState, useWorkspaceRole } from '@/features/workspace-members';
+import { DUTIES, useWorkspaceAccess, useWorkspaceRole } from '@/lib/access';
+import { AdminPage, Panel, QueryState } from '@/components/admin';
+import { listMembers, membersQueryKey } from '@/lib/members';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import {

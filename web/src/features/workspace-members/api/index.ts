@@ -1,8 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { useWorkspaceAccess } from '@/features/access';
 import { client, unwrap, type Schemas } from '@/lib/api';
 
-export type WorkspaceMember = Schemas['WorkspaceMemberResponseModel'];
 export type WorkspaceInvite = Schemas['WorkspaceInvite'];
 export type SeatType = 'workspace_admin' | 'workspace_member';
 
@@ -14,13 +11,9 @@ export const SEAT_LABELS: Record<string, string> = {
 
 export const seatLabel = (seat: string | null | undefined) => (seat ? (SEAT_LABELS[seat] ?? seat) : '—');
 
-export const membersQueryKey = ['workspace', 'members'] as const;
 export const invitesQueryKey = ['workspace', 'invites'] as const;
-export const isAdminQueryKey = ['workspace', 'is-admin'] as const;
-export const canAccessSettingsQueryKey = ['workspace', 'can-access-settings'] as const;
 export const seatsQueryKey = ['workspace', 'seats'] as const;
 
-export const listMembers = () => unwrap(client.GET('/v1/workspace/members'));
 export const listInvites = () => unwrap(client.GET('/api/workspace/invites'));
 
 export const updateMember = (email: string, change: { seat?: SeatType; locked?: boolean }) =>
@@ -45,33 +38,6 @@ export const inviteMembers = (emails: string[], seat: SeatType) =>
 
 export const withdrawInvite = (email: string) => unwrap(client.DELETE('/v1/workspace/invites', { body: { email } }));
 
-export const getIsAdmin = () => unwrap(client.GET('/v1/workspace/is-admin'));
-export const getCanAccessSettings = () => unwrap(client.GET('/v1/workspace/can-access-workspace-settings'));
-
-/**
- * Whether the caller is an admin of the current workspace (GET /v1/workspace/is-admin).
- * `isAdmin` is false while loading or on failure, so admin controls never flash for editors.
- */
-export function useWorkspaceRole() {
-  const query = useQuery({ queryKey: isAdminQueryKey, queryFn: getIsAdmin, staleTime: 60_000, retry: false });
-  return { isAdmin: query.data?.is_admin === true, isPending: query.isPending, query };
-}
-
-/**
- * Whether the caller may use an admin screen a group can delegate: workspace admins, and editors
- * whose groups give them the duty (e.g. audit_log_read). `allowed` is false while unknown.
- */
-export function useAdminOrDuty(duty: string) {
-  const role = useWorkspaceRole();
-  const access = useWorkspaceAccess();
-  const allowed = role.isAdmin || access.holds(duty);
-  return { allowed, isAdmin: role.isAdmin, isPending: !allowed && (role.isPending || access.isPending) };
-}
-
-export function useCanAccessWorkspaceSettings() {
-  const query = useQuery({ queryKey: canAccessSettingsQueryKey, queryFn: getCanAccessSettings, staleTime: 60_000, retry: false });
-  return query.data?.can_access_workspace_settings === true;
-}
 
 /** Seats of the plan: /v1/user/subscription carries max_seats (the reference omits it from the model). */
 export async function getSeatLimit(): Promise<number | null> {

@@ -4,8 +4,8 @@ import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Select } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
-import { DUTIES } from '@/features/access';
-import { useSession } from '@/features/auth';
+import { DUTIES, useAdminOrDuty, useWorkspaceRole } from '@/lib/access';
+import { useSession } from '@/lib/session';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
@@ -13,22 +13,28 @@ import {
   getSeatLimit,
   invitesQueryKey,
   listInvites,
-  listMembers,
-  membersQueryKey,
   removeMember,
   seatLabel,
   seatsQueryKey,
   seatsUsed,
   updateMember,
-  useAdminOrDuty,
-  useWorkspaceRole,
   withdrawInvite,
   type SeatType,
   type WorkspaceInvite,
-  type WorkspaceMember,
 } from '../api';
+import { listMembers, membersQueryKey, type WorkspaceMember } from '@/lib/members';
 import { InviteDialog } from './InviteDialog';
-import { AdminPage, Panel, Pill, QueryState, tableClass, tdClass, thClass, theadClass, trClass } from './ui';
+import {
+  AdminPage,
+  Panel,
+  Pill,
+  QueryState,
+  tableClass,
+  tdClass,
+  thClass,
+  theadClass,
+  trClass,
+} from '@/components/admin';
 
 function SeatsSummary({ members, invites }: { members: number; invites: number | undefined }) {
   const limit = useQuery({ queryKey: seatsQueryKey, queryFn: getSeatLimit, staleTime: 60_000 });

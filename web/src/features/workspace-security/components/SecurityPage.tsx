@@ -6,11 +6,13 @@ import { Dialog } from '@/components/Dialog';
 import { FieldError, Select, TextArea, TextField } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
 import { Tooltip } from '@/components/Tooltip';
-import { SsoDomainsPanel, SsoRequiredPanel } from '@/features/sso';
-import { AdminPage, copyText, Panel, Pill, QueryState, Switch, useWorkspaceRole } from '@/features/workspace-members';
+import { AdminPage, copyText, Panel, Pill, QueryState, Switch } from '@/components/admin';
+import { useWorkspaceRole } from '@/lib/access';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
+import { SsoDomainsPanel } from './SsoDomainsPanel';
+import { SsoRequiredPanel } from './SsoRequiredPanel';
 import {
   createProvider,
   deleteProvider,

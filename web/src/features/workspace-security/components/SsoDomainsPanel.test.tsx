@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '@/lib/toast';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
-import { verifyErrorText, type SsoDomain } from '../api';
+import { verifyErrorText, type SsoDomain } from '../api/ssoDomains';
 import { SsoDomainsPanel } from './SsoDomainsPanel';
 
 afterEach(() => {

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/Button';
-import { copyText, Panel, Pill, QueryState } from '@/features/workspace-members';
+import { copyText, Panel, Pill, QueryState } from '@/components/admin';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { listSsoDomains, ssoDomainsQueryKey, verifySsoDomain, verifyErrorText, type SsoDomain } from '../api';
+import { listSsoDomains, ssoDomainsQueryKey, verifySsoDomain, verifyErrorText, type SsoDomain } from '../api/ssoDomains';
 
 function RecordRow({ label, value, what }: { label: string; value: string; what: string }) {
   return (

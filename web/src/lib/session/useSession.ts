@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { getSession, sessionQueryKey } from '../api';
+import { getSession, sessionQueryKey } from './session';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 

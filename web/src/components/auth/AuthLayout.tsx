@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '@/components/cn';
 import { Logo } from '@/components/Logo';
-import { captureReferral } from '../referral';
+import { captureReferral } from '@/lib/referral';
 import { AuthCarousel } from './AuthCarousel';
 
 /**

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { Panel, QueryState, Switch } from '@/features/workspace-members';
+import { Panel, QueryState, Switch } from '@/components/admin';
 import { httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { getSsoSettings, listSsoDomains, setSsoRequired, ssoDomainsQueryKey, ssoSettingsKey } from '../api';
+import { getSsoSettings, listSsoDomains, setSsoRequired, ssoDomainsQueryKey, ssoSettingsKey } from '../api/ssoDomains';
 
 /**
  * "Require SSO" (admins): people at the workspace's verified domains can then only sign in

@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChangeEmailDialog } from '@/features/account-settings/components/AccountSettingsPage';
+import { SensitiveActionDialog } from '@/components/SensitiveActionDialog';
 import { ApiError, client, unwrap } from '@/lib/api';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
-import { SensitiveActionDialog } from './components/SensitiveActionDialog';
-import { isSensitiveVerificationRequired, resetSensitiveActions, withSensitiveVerification } from './sensitive';
+import { isSensitiveVerificationRequired, resetSensitiveActions, withSensitiveVerification } from '@/lib/sensitive';
+import { ChangeEmailDialog } from './AccountSettingsPage';
 
 afterEach(() => {
   resetSensitiveActions();

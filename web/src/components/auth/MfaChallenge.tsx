@@ -4,7 +4,7 @@ import { Button } from '@/components/Button';
 import { TextField } from '@/components/Field';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
-import { isTotpCode, normaliseBackupCode, normaliseTotp, SECURITY_MESSAGES, verifyMfa, type MfaVerified } from '../api';
+import { isTotpCode, MFA_CODE_MESSAGES, normaliseBackupCode, normaliseTotp, verifyMfa, type MfaVerified } from '@/lib/mfa';
 
 export const MFA_MESSAGES = {
   expired: 'This sign-in took too long. Please enter your email and password again.',
@@ -37,11 +37,11 @@ export function MfaChallenge({ mfaToken, onVerified, onRestart }: Props) {
     e.preventDefault();
     if (useBackup) {
       const code = normaliseBackupCode(value);
-      if (!code) return setError(SECURITY_MESSAGES.backupCodeRequired);
+      if (!code) return setError(MFA_CODE_MESSAGES.backupCodeRequired);
       setError(undefined);
       verify.mutate({ mfa_token: mfaToken, backup_code: code });
     } else {
-      if (!isTotpCode(value)) return setError(SECURITY_MESSAGES.codeRequired);
+      if (!isTotpCode(value)) return setError(MFA_CODE_MESSAGES.codeRequired);
       setError(undefined);
       verify.mutate({ mfa_token: mfaToken, code: normaliseTotp(value) });
     }

@@ -1,7 +1,5 @@
 import { CcpaPrompt, ConsentBanner } from '@/features/consent';
-import { useAccountUser } from '../hooks';
-import { BipaDialog } from './BipaDialog';
-import { ChecklistCard } from './ChecklistCard';
+import { BipaDialog, ChecklistCard, useAccountUser } from '@/features/onboarding';
 
 /**
  * What the signed-in app shell shows over its pages for the account extras: the checklist card,

@@ -22,9 +22,6 @@ export const getSsoSettings = () => unwrap(client.GET('/api/workspace/sso/settin
 export const setSsoRequired = (on: boolean) =>
   unwrap(client.PATCH('/api/workspace/sso/settings', { body: { sso_required: on } }));
 
-/** The error code sign-in, sign-up and password reset answer for an SSO-only email. */
-export const SSO_REQUIRED = 'sso_required';
-
 /**
  * The text of a failed verification. The server's own message names the record to publish, for
  * its DNS failure (502) too, which the generic helper would hide.

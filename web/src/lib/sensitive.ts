@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { ApiError } from '@/lib/api';
+import { ApiError, client, unwrap } from '@/lib/api';
 
 /**
  * Sensitive-action verification (spec §7 verify-sensitive-action-code, §8). Deleting the account,
@@ -9,6 +9,16 @@ import { ApiError } from '@/lib/api';
  * root) asks for the code; once the code is verified the user retries the same call with one
  * click, and its result (or failure) becomes the wrapped call's.
  */
+
+/** Said by the code dialog and by the page the mailed link opens (spec §8). */
+export const SENSITIVE_TEXT = {
+  title: 'Verify it’s you',
+  verified: 'Email access verified. Please try the action again.',
+} as const;
+
+/** Proves access to the account's email for a sensitive action (spec §7); the session may then retry it. */
+export const verifySensitiveActionCode = (code: string) =>
+  unwrap(client.POST('/v1/user/verify-sensitive-action-code', { body: { code } }));
 
 export const SENSITIVE_ERROR_TYPE = 'sensitive_action_verification_required';
 

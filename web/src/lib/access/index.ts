@@ -11,3 +11,12 @@ export {
   type Feature,
   type WorkspaceAccess,
 } from './api';
+export {
+  canAccessSettingsQueryKey,
+  getCanAccessSettings,
+  getIsAdmin,
+  isAdminQueryKey,
+  useAdminOrDuty,
+  useCanAccessWorkspaceSettings,
+  useWorkspaceRole,
+} from './role';

@@ -5,7 +5,7 @@ import { FieldError, TextField } from '@/components/Field';
 import { AlertIcon, CopyIcon } from '@/components/icons';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { NAME_MAX, PERMISSIONS, permissionLabel, validateKeyForm, type KeyFormValue, type Permission } from '../api';
+import { NAME_MAX, PERMISSIONS, permissionLabel, validateKeyForm, type KeyFormValue, type Permission } from '@/lib/api-key-form';
 
 export interface KeyFormInitial {
   name: string;

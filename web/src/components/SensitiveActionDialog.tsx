@@ -2,22 +2,23 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@/components/Button';
 import { Dialog } from '@/components/Dialog';
 import { CodeField } from '@/components/Field';
-import { ACTION_MESSAGES, verifySensitiveActionCode } from '@/features/auth/api';
-import { useSession } from '@/features/auth';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { MESSAGES } from '@/lib/constants';
 import {
   finishSensitiveAction,
   isSensitiveVerificationRequired,
   registerSensitiveHost,
+  SENSITIVE_TEXT,
   usePendingSensitiveAction,
+  verifySensitiveActionCode,
   type PendingSensitiveAction,
-} from '../sensitive';
+} from '@/lib/sensitive';
+import { useSession } from '@/lib/session';
 
 export const SENSITIVE_MESSAGES = {
-  title: ACTION_MESSAGES.sensitiveTitle,
+  title: SENSITIVE_TEXT.title,
   /** Spec §8. */
-  verified: ACTION_MESSAGES.sensitiveVerified,
+  verified: SENSITIVE_TEXT.verified,
   codeRequired: 'Please enter the 6-digit code from the email.',
   codeResent: 'We sent a new code to your email.',
 } as const;

@@ -5,7 +5,7 @@ import { broadcastSignOut, onRemoteSignOut } from '@/lib/auth-channel';
 import { SIGN_IN_ROUTE, TIMINGS } from '@/lib/constants';
 import { playerStore } from '@/lib/player';
 import { clearUserData } from '@/lib/storage';
-import { signOut, sessionQueryKey } from '../api';
+import { signOut, sessionQueryKey } from './session';
 import { clearToasts } from '@/lib/toast';
 
 function clearLocal(queryClient: QueryClient) {

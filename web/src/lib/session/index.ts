@@ -1,0 +1,3 @@
+export { getSession, sessionQueryKey, signOut, type Session } from './session';
+export { useSession } from './useSession';
+export { cancelPendingSignOut, isPublicPath, useRemoteSignOut, useSignOut } from './useSignOut';
