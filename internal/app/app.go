@@ -18,6 +18,7 @@ import (
 	"timbre/internal/audit"
 	"timbre/internal/auth"
 	"timbre/internal/blob"
+	"timbre/internal/capabilities"
 	"timbre/internal/config"
 	"timbre/internal/docs"
 	"timbre/internal/engine"
@@ -160,6 +161,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&workspace.Handlers{Svc: wsSvc, MaxBody: cfg.MaxBodyBytes, SessionCookie: auth.SessionCookie},
 		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
+		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -167,7 +169,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders,
+		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders, PublicURLFromRequest: cfg.PublicURLFromRequest,
 	})
 	ok = true
 	return a, nil

@@ -20,6 +20,9 @@ type Config struct {
 	DatabaseURL string // TIMBRE_DATABASE_URL: empty = SQLite in DataDir; postgres://… = PostgreSQL
 	BlobURL     string // TIMBRE_BLOB_URL: empty = DataDir/blobs; s3://bucket?endpoint=…&region=…
 	PublicURL   string // TIMBRE_PUBLIC_URL: the address users reach (links in mail and share links)
+	// PublicURLFromRequest is set when TIMBRE_PUBLIC_URL is not: links in mail then use the
+	// address of the request that caused them (PublicURL stays the fallback for background work).
+	PublicURLFromRequest bool
 
 	SMTPHost     string // TIMBRE_SMTP_HOST: empty = mail goes to the log and the development mailbox
 	SMTPPort     int    // TIMBRE_SMTP_PORT
@@ -149,6 +152,7 @@ func (c *Config) Finish() error {
 		c.MaxBodyBytes = 1 << 20
 	}
 	if c.PublicURL == "" {
+		c.PublicURLFromRequest = true
 		port := "8080"
 		if i := strings.LastIndex(c.Addr, ":"); i >= 0 {
 			port = c.Addr[i+1:]

@@ -446,7 +446,7 @@ func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		name = account.PublicName(r.Context(), h.DB, u)
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"share_link": h.PublicURL + "/share/" + token, "public_user_name": name})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"share_link": httpx.PublicURL(r.Context(), h.PublicURL) + "/share/" + token, "public_user_name": name})
 	return nil
 }
 

@@ -35,6 +35,9 @@ type Options struct {
 	ExposedHeaders []string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the real client.
 	TrustedProxies []netip.Prefix
+	// PublicURLFromRequest builds links in mail from each request's own address (no public
+	// URL configured).
+	PublicURLFromRequest bool
 }
 
 // Server is the assembled handler.
@@ -89,6 +92,9 @@ func New(o Options) *Server {
 	var h http.Handler = mux
 	h = cors(h, o.ExposedHeaders)
 	h = requestContext(h, o.Logger, o.TrustedProxies)
+	if o.PublicURLFromRequest {
+		h = publicURLFromRequest(h, o.TrustedProxies)
+	}
 	return &Server{Handler: h, Router: rt}
 }
 
@@ -184,9 +190,11 @@ func cors(next http.Handler, exposed []string) http.Handler {
 }
 
 // spa serves the built web app: real files as they are, every other path the app's index.html
-// (client-side routes such as /app/sign-in and /share/{token}).
+// (client-side routes such as /app/sign-in and /share/{token}), with 404 for paths the app's
+// route list does not know.
 func spa(files fs.FS) http.Handler {
 	fileServer := http.FileServerFS(files)
+	routes := loadAppRoutes(files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			httpx.WriteError(w, r, httpx.Errorf(http.StatusNotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path))
@@ -209,6 +217,10 @@ func spa(files fs.FS) http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
+		if !routes.known(r.URL.Path) {
+			// The app still renders its "not found" page; the status tells crawlers and tools.
+			w.WriteHeader(http.StatusNotFound)
+		}
 		_, _ = w.Write(index)
 	})
 }

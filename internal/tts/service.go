@@ -142,13 +142,9 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 	}
 	tier := plan.Get(ws.Tier)
 	chars := int64(utf8.RuneCountInString(text))
-	maxChars := int64(min(model.MaxChars, plan.MaxCharsFree))
-	if tier.Paying || tier.CharacterLimit < 0 {
-		maxChars = int64(min(model.MaxChars, plan.MaxCharsSubscribed*2))
-	}
-	if chars > maxChars {
+	if maxChars := int64(MaxCharsFor(tier, model)); chars > maxChars {
 		return nil, httpx.Errorf(http.StatusBadRequest, "max_character_limit_exceeded",
-			"The text is %d characters long; the limit for a request on your plan with model %s is %d characters.", chars, model.ID, maxChars)
+			"The text is %d characters long; the limit for a request on the %s plan with %s is %d characters.", chars, tier.Name, model.Name, maxChars)
 	}
 	if need := audio.RequiresTier(format); need != "" && !plan.AtLeast(tier.ID, need) {
 		return nil, httpx.Errorf(http.StatusForbidden, "only_for_"+need+"+",
