@@ -11,6 +11,7 @@ import { toast } from '@/lib/toast';
 import type { Voice } from '../api';
 import { useDebounced } from '../hooks/useDebounced';
 import { useVoices } from '../hooks/queries';
+import { serverPath } from '@/lib/url';
 
 export function voiceLabels(voice: Voice): string[] {
   const l = voice.labels ?? {};
@@ -59,7 +60,7 @@ export function useVoicePreview() {
     }
     player.load({
       id: previewItemId(voice.voice_id),
-      src: voice.preview_url,
+      src: serverPath(voice.preview_url),
       type: 'voicePreview',
       title: 'Voice preview',
       voiceName: voice.name,
