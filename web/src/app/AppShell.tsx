@@ -27,7 +27,7 @@ import { DUTIES, useWorkspaceAccess, type Duty } from '@/features/access';
 import { useSession, useSignOut } from '@/features/auth';
 import { PlayerFeedback } from '@/features/history';
 import { NotificationsBell } from '@/features/notifications';
-import { AccountOverlays } from '@/features/onboarding';
+import { AccountOverlays, ChecklistCard } from '@/features/onboarding';
 import { UsageMeter } from '@/features/usage';
 import { WorkspaceSwitcher } from '@/features/workspace-switcher';
 import { useWorkspaceRole } from '@/features/workspace-members';
@@ -219,6 +219,7 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
         ))}
       </nav>
       <div className="space-y-2 border-t border-gray-200 p-3 dark:border-gray-800">
+        <ChecklistCard />
         <UsageMeter />
         <UserMenu />
       </div>

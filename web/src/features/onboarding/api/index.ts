@@ -1,3 +1,4 @@
+import type { FeatureId } from '@/lib/capabilities';
 import { request } from './request';
 
 export { request } from './request';
@@ -20,6 +21,15 @@ export const CHECKLIST_LABELS: Record<string, string> = {
   create_dub: 'Create a dub',
   generate_affiliate_link: 'Generate an affiliate link',
   api_key_unhidden: 'Reveal an API key',
+};
+
+/**
+ * Where each checklist step is done, and the server feature it needs. Steps without a page here
+ * (the voice library, voice design, dubbing, affiliate links) are not built yet and not shown.
+ */
+export const CHECKLIST_LINKS: Record<string, { to: string; feature: FeatureId }> = {
+  generate_speech: { to: '/app/speech-synthesis/text-to-speech', feature: 'text_to_speech' },
+  api_key_unhidden: { to: '/app/developers/api-keys', feature: 'api_keys' },
 };
 
 export interface ChecklistItem {
