@@ -11,11 +11,12 @@ import { toast } from '@/lib/toast';
 import type { Voice } from '../api';
 import { useDebounced } from '../hooks/useDebounced';
 import { useVoices } from '../hooks/queries';
+import { humanizeLabel } from '@/lib/format';
 import { serverPath } from '@/lib/url';
 
 export function voiceLabels(voice: Voice): string[] {
   const l = voice.labels ?? {};
-  return [l.accent, l.gender, l.age, l.descriptive, l.use_case].filter((x): x is string => Boolean(x));
+  return [l.accent, l.gender, l.age, l.descriptive, l.use_case].filter((x): x is string => Boolean(x)).map(humanizeLabel);
 }
 
 function Avatar({ name }: { name: string }) {
