@@ -44,6 +44,8 @@ interface NavItem {
   adminOnly?: boolean;
   /** …or also to members whose groups delegate this admin duty to them. */
   duty?: Duty;
+  /** A page the server serves outside the app (a full page load, not a client route). */
+  server?: boolean;
 }
 
 const NAV: Array<{ heading?: string; items: NavItem[] }> = [
@@ -65,6 +67,8 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
         icon: <KeyIcon size={16} />,
         match: ['/app/settings/api-keys', '/app/developers/api-keys'],
       },
+      // The API reference the server renders from /openapi.json.
+      { to: '/docs', label: 'API reference', icon: <ListIcon size={16} />, server: true },
     ],
   },
   {
@@ -196,6 +200,19 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
                 const active = (item.match ?? [item.to]).some(
                   (m) => pathname === m || (!item.exact && pathname.startsWith(`${m}/`)),
                 );
+                if (item.server) {
+                  return (
+                    <li key={item.to}>
+                      <a
+                        href={item.to}
+                        className="flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-gray-600 transition-colors hover:bg-gray-50 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-gray-800/60 dark:hover:text-gray-100"
+                      >
+                        {item.icon}
+                        {item.label}
+                      </a>
+                    </li>
+                  );
+                }
                 return (
                   <li key={item.to}>
                     <NavLink
