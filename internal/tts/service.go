@@ -158,7 +158,7 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 		lang = vc.Language
 	}
 	if model.EnglishOnly && lang != "en" {
-		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The model %s speaks English only; use eleven_multilingual_v2 or eleven_flash_v2_5 for '%s'.", model.ID, lang)
+		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "%s speaks English only; pick Eleven Multilingual v2 or Eleven Flash v2.5 for '%s'.", model.Name, lang)
 	}
 	if vc.Engine == "flite" && lang != "en" {
 		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The voice %s speaks English only; pick a voice for '%s'.", vc.Name, lang)
