@@ -143,7 +143,7 @@ export function TextToSpeechPage({
     if (draft.voiceId) setVoiceId(draft.voiceId);
     if (draft.modelId) setModelId(draft.modelId);
     if (draft.settings) setSettings({ ...FALLBACK_VOICE_SETTINGS, ...draft.settings });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- load once per picked draft
+    // Loaded once per picked draft (a new object each pick), not on every render.
   }, [draft]);
 
   const changeText = (value: string) => {
