@@ -46,6 +46,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("GET /v1/user/has-alpha-access", h.hasAlphaAccess, read)
 	rt.Authed("POST /v1/user/request-alpha-access", h.requestAlphaAccess, write)
 	rt.Authed("POST /v1/user/update-public-user-name", h.updatePublicUserName, write)
+	rt.Authed("PATCH /api/account", h.updateName, write)
 }
 
 func (h *Handlers) maxBody() int64 {

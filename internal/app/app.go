@@ -18,6 +18,7 @@ import (
 	"timbre/internal/audit"
 	"timbre/internal/auth"
 	"timbre/internal/blob"
+	"timbre/internal/capabilities"
 	"timbre/internal/config"
 	"timbre/internal/docs"
 	"timbre/internal/engine"
@@ -162,6 +163,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 		&metering.Handlers{DB: a.DB},
+		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -170,6 +172,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
 		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders, PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
+		PublicURLFromRequest: cfg.PublicURLFromRequest,
 	})
 	ok = true
 	return a, nil

@@ -174,7 +174,7 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 	s.forget(ctx, LimitEmailCodeUser, userID)
 	audit.Record(ctx, s.DB, c.Req, u.ID, newEmail, audit.Event{WorkspaceID: u.WorkspaceID, Class: "auth", Activity: "email_changed", Target: u.ID,
 		Details: map[string]any{"from": u.Email, "to": newEmail}})
-	link := s.PublicURL + "/app/action?mode=recoverEmail&oobCode=" + recoverCode + "&lang=en"
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/action?mode=recoverEmail&oobCode=" + recoverCode + "&lang=en"
 	err = s.Mail.Send(ctx, mailer.Message{
 		To:      u.Email,
 		Subject: "Your Timbre email address was changed",
@@ -224,7 +224,7 @@ func (s *Service) OptOutLink(ctx context.Context, userID string) (string, error)
 	if err := s.DB.CreateActionCodeWithPayload(ctx, code, userID, store.CodeOptOutUpdates, "", s.now().Add(optOutCodeTTL)); err != nil {
 		return "", err
 	}
-	return s.PublicURL + "/app/action?mode=optOutOfUpdates&oobCode=" + code + "&lang=en", nil
+	return httpx.PublicURL(ctx, s.PublicURL) + "/app/action?mode=optOutOfUpdates&oobCode=" + code + "&lang=en", nil
 }
 
 // OptOutOfUpdates uses an opt-out code: the user no longer agrees to product updates.
@@ -269,7 +269,7 @@ func (s *Service) RequestSupportAccess(ctx context.Context, userID string) (stri
 	if err := s.DB.CreateActionCodeWithPayload(ctx, code, userID, store.CodeSupportSignIn, "", s.now().Add(supportRequestTTL)); err != nil {
 		return "", err
 	}
-	link := s.PublicURL + "/app/action?mode=verifySignInRequest&verificationCode=" + code + "&lang=en"
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/action?mode=verifySignInRequest&verificationCode=" + code + "&lang=en"
 	return code, s.Mail.Send(ctx, mailer.Message{
 		To:      u.Email,
 		Subject: SupportDialogTitle,

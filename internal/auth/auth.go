@@ -187,7 +187,7 @@ func (s *Service) SendVerification(ctx context.Context, u *store.User) error {
 	if err := s.DB.CreateActionCode(ctx, code, u.ID, store.CodeVerifyEmail, s.now().Add(verifyCodeTTL)); err != nil {
 		return err
 	}
-	link := s.PublicURL + "/app/action?mode=verifyEmail&oobCode=" + code + "&lang=en"
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/action?mode=verifyEmail&oobCode=" + code + "&lang=en"
 	return s.Mail.Send(ctx, mailer.Message{
 		To:      u.Email,
 		Subject: "Verify your email for Timbre",
@@ -406,7 +406,7 @@ func (s *Service) mailPasswordReset(ctx context.Context, email string) error {
 	if err := s.DB.CreateActionCode(ctx, code, u.ID, store.CodeResetPassword, s.now().Add(resetCodeTTL)); err != nil {
 		return err
 	}
-	link := s.PublicURL + "/app/action?mode=resetPassword&oobCode=" + code + "&lang=en"
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/action?mode=resetPassword&oobCode=" + code + "&lang=en"
 	return s.Mail.Send(ctx, mailer.Message{
 		To:      u.Email,
 		Subject: "Reset your Timbre password",

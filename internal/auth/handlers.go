@@ -32,6 +32,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("POST /api/auth/send-password-reset-email", h.sendReset)
 	rt.Public("POST /api/auth/check-reset-code", h.checkResetCode)
 	rt.Public("POST /api/auth/reset-password", h.resetPassword)
+	rt.Authed("POST /api/auth/change-password", sessionOnly(h.changePassword), httpx.Perm("user_write"))
 	rt.Public("GET /api/dev/mailbox", h.mailbox)
 	rt.Authed("GET /v1/user/api-keys", h.listKeys)
 	rt.Authed("POST /v1/user/create-api-key", h.createKey, httpx.Perm("create_user_api_key"), httpx.Feature("create_user_api_key"))

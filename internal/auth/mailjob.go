@@ -8,6 +8,8 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
+
+	"timbre/internal/httpx"
 )
 
 // The mails a request sends "if the account exists" (a password reset link, a new verification
@@ -47,6 +49,8 @@ var AccountMailBackoff = []time.Duration{10 * time.Second, time.Minute, 5 * time
 type AccountMailArgs struct {
 	Mail  string `json:"mail"`
 	Email string `json:"email"`
+	// PublicURL is the base of the mail's link: the address the request came by.
+	PublicURL string `json:"public_url,omitempty"`
 }
 
 // Kind implements river.JobArgs.
@@ -67,7 +71,7 @@ func (s *Service) mailLater(ctx context.Context, mail, email string) (queued boo
 			return true, err
 		}
 	}
-	_, err = (*q).Insert(ctx, AccountMailArgs{Mail: mail, Email: sealed}, &river.InsertOpts{MaxAttempts: AccountMailMaxAttempts})
+	_, err = (*q).Insert(ctx, AccountMailArgs{Mail: mail, Email: sealed, PublicURL: httpx.PublicURL(ctx, s.PublicURL)}, &river.InsertOpts{MaxAttempts: AccountMailMaxAttempts})
 	return true, err
 }
 
@@ -88,6 +92,9 @@ func (w *AccountMailWorker) Work(ctx context.Context, job *river.Job[AccountMail
 		if email, err = w.Svc.Box.Open(email, accountMailPurpose); err != nil {
 			return river.JobCancel(fmt.Errorf("auth: account mail address: %w", err))
 		}
+	}
+	if job.Args.PublicURL != "" {
+		ctx = httpx.WithPublicURL(ctx, job.Args.PublicURL)
 	}
 	switch job.Args.Mail {
 	case accountMailReset:

@@ -63,7 +63,7 @@ func (s *Service) ReferralLink(ctx context.Context, userID string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	return s.PublicURL + "/app/sign-up?ref=" + code, nil
+	return httpx.PublicURL(ctx, s.PublicURL) + "/app/sign-up?ref=" + code, nil
 }
 
 func (h *Handlers) referralLink(w http.ResponseWriter, r *http.Request) error {

@@ -117,7 +117,7 @@ func (s *Service) sendSensitiveCode(ctx context.Context, c Client, u *store.User
 	s.audit(ctx, c, u, "auth", "sensitive_action_code_sent", nil)
 	// The email-action link (spec §3 sensitiveActionVerificationCode) verifies the browser's
 	// signed-in session, the same as typing the code.
-	link := s.PublicURL + "/app/action?sensitiveActionVerificationCode=" + code + "&lang=en"
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/action?sensitiveActionVerificationCode=" + code + "&lang=en"
 	return s.Mail.Send(ctx, mailer.Message{
 		To:      u.Email,
 		Subject: "Your Timbre verification code",

@@ -21,6 +21,9 @@ type Config struct {
 	DatabaseURL string // TIMBRE_DATABASE_URL: empty = SQLite in DataDir; postgres://… = PostgreSQL
 	BlobURL     string // TIMBRE_BLOB_URL: empty = DataDir/blobs; s3://bucket?endpoint=…&region=…
 	PublicURL   string // TIMBRE_PUBLIC_URL: the address users reach (links in mail and share links)
+	// PublicURLFromRequest is set when TIMBRE_PUBLIC_URL is not: links in mail then use the
+	// address of the request that caused them (PublicURL stays the fallback for background work).
+	PublicURLFromRequest bool
 
 	SMTPHost     string // TIMBRE_SMTP_HOST: empty = mail goes to the log and the development mailbox
 	SMTPPort     int    // TIMBRE_SMTP_PORT
@@ -91,7 +94,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"data", "TIMBRE_DATA_DIR", "data directory (SQLite database, audio blobs)", str(&c.DataDir, "./data"), all},
 		{"database-url", "TIMBRE_DATABASE_URL", "database: empty = SQLite in the data directory, or postgres://…", str(&c.DatabaseURL, ""), all},
 		{"blob-url", "TIMBRE_BLOB_URL", "audio storage: empty = <data>/blobs, file:///dir, or s3://bucket?endpoint=…&region=…", str(&c.BlobURL, ""), all},
-		{"public-url", "TIMBRE_PUBLIC_URL", "public base URL used in mail links and share links (default http://localhost:<port>)", str(&c.PublicURL, ""), run},
+		{"public-url", "TIMBRE_PUBLIC_URL", "public base URL used in mail links and share links (default: the address each request came by; set it in production so links never follow a Host header)", str(&c.PublicURL, ""), run},
 		{"smtp-host", "TIMBRE_SMTP_HOST", "SMTP server host; empty = mail goes to the log and /app/dev/mailbox", str(&c.SMTPHost, ""), run},
 		{"smtp-port", "TIMBRE_SMTP_PORT", "SMTP server port", num(&c.SMTPPort, 587), run},
 		{"smtp-username", "TIMBRE_SMTP_USERNAME", "SMTP user name", str(&c.SMTPUsername, ""), run},
@@ -169,6 +172,7 @@ func (c *Config) Finish() error {
 		c.MaxBodyBytes = 1 << 20
 	}
 	if c.PublicURL == "" {
+		c.PublicURLFromRequest = true
 		port := "8080"
 		if i := strings.LastIndex(c.Addr, ":"); i >= 0 {
 			port = c.Addr[i+1:]

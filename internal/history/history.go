@@ -470,7 +470,7 @@ func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		name = account.PublicName(r.Context(), h.DB, u)
 	}
-	httpx.WriteJSON(w, http.StatusOK, ShareLink{ShareLink: h.PublicURL + "/share/" + token, PublicUserName: name})
+	httpx.WriteJSON(w, http.StatusOK, ShareLink{ShareLink: httpx.PublicURL(r.Context(), h.PublicURL) + "/share/" + token, PublicUserName: name})
 	return nil
 }
 

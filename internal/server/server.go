@@ -42,6 +42,9 @@ type Options struct {
 	PublicURL string
 	// BodyTimeout bounds how long a route waits for its request body (0 = no limit).
 	BodyTimeout time.Duration
+	// PublicURLFromRequest builds links in mail from each request's own address (no public
+	// URL configured).
+	PublicURLFromRequest bool
 }
 
 // Server is the assembled handler.
@@ -99,6 +102,9 @@ func New(o Options) *Server {
 	h = plainBodies(h)
 	h = securityHeaders(h)
 	h = requestContext(h, o.Logger, o.TrustedProxies)
+	if o.PublicURLFromRequest {
+		h = publicURLFromRequest(h, o.TrustedProxies)
+	}
 	return &Server{Handler: h, Router: rt, Metrics: promhttp.HandlerFor(o.Registry, promhttp.HandlerOpts{})}
 }
 
@@ -250,13 +256,15 @@ func inlineScriptHashes(index []byte) []string {
 func embeddable(path string) bool { return strings.HasPrefix(path, "/share/") }
 
 // spa serves the built web app: real files as they are, every other path the app's index.html
-// (client-side routes such as /app/sign-in and /share/{token}).
+// (client-side routes such as /app/sign-in and /share/{token}), with 404 for paths the app's
+// route list does not know.
 func spa(files fs.FS) http.Handler {
 	fileServer := http.FileServerFS(files)
 	index, indexErr := fs.ReadFile(files, "index.html")
 	hashes := inlineScriptHashes(index)
 	appPolicy := contentSecurityPolicy(hashes, "'none'")
 	embedPolicy := contentSecurityPolicy(hashes, "*")
+	routes := loadAppRoutes(files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			httpx.WriteError(w, r, httpx.Errorf(http.StatusNotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path))
@@ -283,6 +291,10 @@ func spa(files fs.FS) http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
+		if !routes.known(r.URL.Path) {
+			// The app still renders its "not found" page; the status tells crawlers and tools.
+			w.WriteHeader(http.StatusNotFound)
+		}
 		_, _ = w.Write(index)
 	})
 }

@@ -59,10 +59,23 @@ func (db *DB) AccountExtras(ctx context.Context, userID string) (*AccountExtras,
 }
 
 // CompleteOnboardingSurvey stores the survey answers (JSON), the first name they carry, and marks
-// onboarding completed.
+// onboarding completed. The user's own workspaces still named after their email (sign-up's
+// "x@y's workspace") take the first name instead.
 func (db *DB) CompleteOnboardingSurvey(ctx context.Context, userID, firstName, surveyJSON string) error {
-	return affected(db.exec(ctx, `UPDATE users SET onboarding_survey = ?, first_name = ?, is_onboarding_completed = ? WHERE id = ?`,
-		surveyJSON, firstName, true, userID))
+	return db.InTx(ctx, func(tx *Tx) error {
+		if err := affected(tx.exec(ctx, `UPDATE users SET onboarding_survey = ?, first_name = ?, is_onboarding_completed = ? WHERE id = ?`,
+			surveyJSON, firstName, true, userID)); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `UPDATE workspaces SET name = ? WHERE owner_id = ? AND name = (SELECT email FROM users WHERE id = ?) || ?`,
+			firstName+DefaultWorkspaceSuffix, userID, userID, DefaultWorkspaceSuffix)
+		return err
+	})
+}
+
+// SetFirstName changes the name the app greets the user by.
+func (db *DB) SetFirstName(ctx context.Context, userID, firstName string) error {
+	return affected(db.exec(ctx, `UPDATE users SET first_name = ? WHERE id = ?`, firstName, userID))
 }
 
 // MarkOnboardingPending makes a new user go through the onboarding survey (sign-up calls it;

@@ -33,12 +33,16 @@ type Workspace struct {
 	BillingPeriod   string // monthly_period or annual_period
 }
 
+// DefaultWorkspaceSuffix follows the owner's email (or, after the survey, first name) in the
+// name of the workspace a sign-up creates.
+const DefaultWorkspaceSuffix = "'s workspace"
+
 // CreateUserWithWorkspace creates a user, their own workspace on tier, and the admin membership,
 // all or nothing. The email must be unique (case-insensitively).
 func (db *DB) CreateUserWithWorkspace(ctx context.Context, email, passwordHash string, verified bool, tier string, now time.Time) (*User, *Workspace, error) {
 	u := &User{ID: NewID(), Email: strings.ToLower(strings.TrimSpace(email)), PasswordHash: passwordHash, EmailVerified: verified, CreatedAt: now.Unix()}
 	w := &Workspace{ID: NewID(), OwnerID: u.ID, Tier: tier, PeriodStartUnix: now.Unix(), NextResetUnix: now.AddDate(0, 1, 0).Unix(), CreatedAt: now.Unix(), BillingPeriod: "monthly_period"}
-	w.Name = u.Email + "'s workspace"
+	w.Name = u.Email + DefaultWorkspaceSuffix
 	u.WorkspaceID = w.ID
 	err := db.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.exec(ctx, `INSERT INTO workspaces (id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix) VALUES (?, ?, ?, ?, 0, ?, ?, ?)`,

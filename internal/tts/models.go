@@ -49,6 +49,15 @@ func FindModel(id string) (Model, bool) {
 	return Model{}, false
 }
 
+// MaxCharsFor is the longest text (in characters) one request may send with model m on tier t:
+// the model's own limit, capped lower on the free plan.
+func MaxCharsFor(t plan.Tier, m Model) int {
+	if t.Paying || t.CharacterLimit < 0 {
+		return min(m.MaxChars, plan.MaxCharsSubscribed*2)
+	}
+	return min(m.MaxChars, plan.MaxCharsFree)
+}
+
 // Languages the models list (the languages the premade voices speak).
 var Languages = []struct{ ID, Name string }{
 	{"en", "English"}, {"es", "Spanish"}, {"de", "German"}, {"fr", "French"}, {"it", "Italian"}, {"pt", "Portuguese"},

@@ -142,13 +142,9 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 	}
 	tier := plan.Get(ws.Tier)
 	chars := int64(utf8.RuneCountInString(text))
-	maxChars := int64(min(model.MaxChars, plan.MaxCharsFree))
-	if tier.Paying || tier.CharacterLimit < 0 {
-		maxChars = int64(min(model.MaxChars, plan.MaxCharsSubscribed*2))
-	}
-	if chars > maxChars {
+	if maxChars := int64(MaxCharsFor(tier, model)); chars > maxChars {
 		return nil, httpx.Errorf(http.StatusBadRequest, "max_character_limit_exceeded",
-			"The text is %d characters long; the limit for a request on your plan with model %s is %d characters.", chars, model.ID, maxChars)
+			"The text is %d characters long; the limit for a request on the %s plan with %s is %d characters.", chars, tier.Name, model.Name, maxChars)
 	}
 	if need := audio.RequiresTier(format); need != "" && !plan.AtLeast(tier.ID, need) {
 		return nil, httpx.Errorf(http.StatusForbidden, "only_for_"+need+"+",
@@ -162,7 +158,7 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 		lang = vc.Language
 	}
 	if model.EnglishOnly && lang != "en" {
-		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The model %s speaks English only; use eleven_multilingual_v2 or eleven_flash_v2_5 for '%s'.", model.ID, lang)
+		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "%s speaks English only; pick Eleven Multilingual v2 or Eleven Flash v2.5 for '%s'.", model.Name, lang)
 	}
 	if vc.Engine == "flite" && lang != "en" {
 		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The voice %s speaks English only; pick a voice for '%s'.", vc.Name, lang)

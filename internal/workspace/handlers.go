@@ -37,6 +37,8 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	// The caller's workspaces (web app's switcher).
 	rt.Authed("GET /api/workspaces", h.listWorkspaces)
 	rt.Authed("POST /api/workspaces/switch", h.switchWorkspace)
+	rt.Authed("POST /api/workspaces", h.createWorkspace, perm("workspace_write"))
+	rt.Authed("PATCH /api/workspace", h.renameWorkspace, perm("workspace_write"), admin)
 	// Members.
 	rt.Authed("GET /v1/workspace/members", h.members, perm("workspace_members_read"))
 	rt.Authed("POST /v1/workspace/members", h.updateMember, perm("workspace_write"), admin)

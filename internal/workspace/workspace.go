@@ -141,7 +141,7 @@ func (s *Service) AcceptInviteForNewUser(ctx context.Context, code string, u *st
 
 // sendInvite mails an invitation link.
 func (s *Service) sendInvite(ctx context.Context, to, code, workspaceName, inviter string) error {
-	link := s.PublicURL + "/app/invite?code=" + code
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/invite?code=" + code
 	days := int(InviteTTL / (24 * time.Hour))
 	return s.Mail.Send(ctx, mailer.Message{
 		To:      to,

@@ -27,6 +27,7 @@ import { DUTIES, useWorkspaceAccess, useWorkspaceRole, type Duty } from '@/lib/a
 import { useSession, useSignOut } from '@/lib/session';
 import { PlayerFeedback } from '@/features/history';
 import { NotificationsBell } from '@/features/notifications';
+import { ChecklistCard } from '@/features/onboarding';
 import { UsageMeter } from '@/features/usage';
 import { WorkspaceSwitcher } from '@/features/workspace-switcher';
 import { useTheme } from '@/lib/theme';
@@ -43,6 +44,8 @@ interface NavItem {
   adminOnly?: boolean;
   /** …or also to members whose groups delegate this admin duty to them. */
   duty?: Duty;
+  /** A page the server serves outside the app (a full page load, not a client route). */
+  server?: boolean;
 }
 
 const NAV: Array<{ heading?: string; items: NavItem[] }> = [
@@ -64,6 +67,8 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
         icon: <KeyIcon size={16} />,
         match: ['/app/settings/api-keys', '/app/developers/api-keys'],
       },
+      // The API reference the server renders from /openapi.json.
+      { to: '/docs', label: 'API reference', icon: <ListIcon size={16} />, server: true },
     ],
   },
   {
@@ -195,6 +200,19 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
                 const active = (item.match ?? [item.to]).some(
                   (m) => pathname === m || (!item.exact && pathname.startsWith(`${m}/`)),
                 );
+                if (item.server) {
+                  return (
+                    <li key={item.to}>
+                      <a
+                        href={item.to}
+                        className="flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-gray-600 transition-colors hover:bg-gray-50 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-gray-800/60 dark:hover:text-gray-100"
+                      >
+                        {item.icon}
+                        {item.label}
+                      </a>
+                    </li>
+                  );
+                }
                 return (
                   <li key={item.to}>
                     <NavLink
@@ -218,6 +236,7 @@ function SidebarContent({ closeButton }: { closeButton?: ReactNode }) {
         ))}
       </nav>
       <div className="space-y-2 border-t border-gray-200 p-3 dark:border-gray-800">
+        <ChecklistCard />
         <UsageMeter />
         <UserMenu />
       </div>

@@ -27,3 +27,9 @@ export function estimateDurationSeconds(text: string, wordsPerMinute = 140): num
   const words = text.trim().split(/\s+/).filter(Boolean).length;
   return (words / wordsPerMinute) * 60;
 }
+
+/** A raw label value for people: "middle_aged" → "Middle aged", "en-US" kept as it is. */
+export function humanizeLabel(value: string): string {
+  const spaced = value.replace(/_/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}

@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   selectedVoice: 'timbre.tts.voiceId',
   selectedModel: 'timbre.tts.modelId',
   outputFormat: 'timbre.tts.outputFormat',
+  ttsText: 'timbre.tts.text',
+  voiceSettings: 'timbre.tts.voiceSettings',
   signOutEvent: 'timbre.signOut',
   playerSpeed: 'timbre.player.speed',
 } as const;

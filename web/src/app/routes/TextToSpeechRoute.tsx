@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { HistoryPanel, historyQueryKey } from '@/features/history';
-import { TextToSpeechPage } from '@/features/tts';
+import { HistoryPanel, historyQueryKey, type HistoryItem } from '@/features/history';
+import { TextToSpeechPage, type EditorDraft } from '@/features/tts';
 import { creditsRemaining, subscriptionQueryKey, useSubscription } from '@/features/usage';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -13,6 +14,10 @@ export function TextToSpeechRoute() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const subscription = useSubscription();
+  // A history item picked in the panel goes back into the editor (a new object each pick).
+  const [draft, setDraft] = useState<EditorDraft | null>(null);
+  const open = (item: HistoryItem) =>
+    setDraft({ text: item.text ?? '', voiceId: item.voice_id, modelId: item.model_id, settings: item.settings as EditorDraft['settings'] });
   return (
     <TextToSpeechPage
       initialTab={tab}
@@ -21,7 +26,8 @@ export function TextToSpeechRoute() {
           replace: true,
         })
       }
-      historyPanel={<HistoryPanel />}
+      historyPanel={<HistoryPanel onOpen={open} />}
+      draft={draft}
       creditsRemaining={creditsRemaining(subscription.data)}
       onGenerated={() => {
         void queryClient.invalidateQueries({ queryKey: historyQueryKey });

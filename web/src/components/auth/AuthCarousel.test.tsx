@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthCarousel, pickStartSlide, SLIDES } from './AuthCarousel';
+import { AuthCarousel, offeredSlides, pickStartSlide, SLIDES } from './AuthCarousel';
 
 const activeTitle = () => screen.getByRole('heading', { level: 2 }).textContent;
 
@@ -57,5 +57,18 @@ describe('auth carousel', () => {
     expect(pickStartSlide('sign-in', '/app/dubbing')).toBe(SLIDES.findIndex((s) => s.id === 'dubbing'));
     vi.spyOn(Math, 'random').mockReturnValue(0.99);
     expect(pickStartSlide('sign-in')).toBe(5);
+  });
+  it('shows only the features the server offers', () => {
+    const caps = (ids: string[]) => ({ features: ids.map((id) => ({ id, name: id, description: '' })) });
+    expect(offeredSlides(caps(['text_to_speech', 'premade_voices', 'api_keys'])).map((s) => s.id)).toEqual([
+      'voices',
+      'text-to-speech',
+    ]);
+    expect(offeredSlides(caps(['text_to_speech'])).map((s) => s.id)).toEqual(['text-to-speech']);
+    // Before the server answers: text to speech only, never dubbing, sound effects or the reader.
+    expect(offeredSlides(undefined).map((s) => s.id)).toEqual(['text-to-speech']);
+    render(<AuthCarousel slides={offeredSlides(caps(['text_to_speech', 'premade_voices']))} />);
+    expect(screen.getAllByRole('group', { hidden: true })).toHaveLength(2);
+    expect(screen.queryByText('Dubbing Studio')).toBeNull();
   });
 });

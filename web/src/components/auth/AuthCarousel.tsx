@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { cn } from '@/components/cn';
 import { ChevronLeftIcon, ChevronRightIcon } from '@/components/icons';
+import { offers, type Capabilities, type FeatureId } from '@/lib/capabilities';
 import { TIMINGS } from '@/lib/constants';
 
 export type SlideId = 'dubbing' | 'sound-effects' | 'reader' | 'voices' | 'speech-to-speech' | 'text-to-speech';
@@ -100,7 +101,7 @@ export const SLIDES: Slide[] = [
   {
     id: 'voices',
     title: 'Voices',
-    text: 'Choose from a library of natural voices, or design and clone your own.',
+    text: 'Choose from natural premade voices in many languages, and tune each one to your text.',
     gradient: 'from-sky-500 via-blue-600 to-indigo-700',
     art: (
       <div className="grid grid-cols-2 gap-3">
@@ -151,6 +152,21 @@ export const SLIDES: Slide[] = [
   },
 ];
 
+/** The server feature each slide shows; slides without one show features not built yet. */
+const SLIDE_FEATURE: Partial<Record<SlideId, FeatureId>> = { 'text-to-speech': 'text_to_speech', voices: 'premade_voices' };
+
+/**
+ * The slides of features the server offers (GET /api/capabilities). Until it answers, only text
+ * to speech, which every server has.
+ */
+export function offeredSlides(caps: Capabilities | undefined): Slide[] {
+  return SLIDES.filter((s) => {
+    const feature = SLIDE_FEATURE[s.id];
+    if (!feature) return false;
+    return caps ? offers(caps, feature) : s.id === 'text-to-speech';
+  });
+}
+
 /** Picks the start slide: voices on sign-up; else one matching the redirect/promo query; else random. */
 export function pickStartSlide(mode: 'sign-in' | 'sign-up' | 'other', hint?: string | null): number {
   if (mode === 'sign-up') return SLIDES.findIndex((s) => s.id === 'voices');
@@ -178,25 +194,30 @@ export function pickStartSlide(mode: 'sign-in' | 'sign-up' | 'other', hint?: str
 interface AuthCarouselProps {
   startIndex?: number;
   intervalMs?: number;
+  /** The slides to show (default all); the auth layout passes those the server offers. */
+  slides?: Slide[];
 }
 
 /**
  * Auth carousel (spec §2): six slides advancing every 6000 ms, with previous
  * and next buttons; any manual use stops auto-advance.
  */
-export function AuthCarousel({ startIndex = 0, intervalMs = TIMINGS.carouselMs }: AuthCarouselProps) {
-  const [index, setIndex] = useState(() => ((startIndex % SLIDES.length) + SLIDES.length) % SLIDES.length);
+export function AuthCarousel({ startIndex = 0, intervalMs = TIMINGS.carouselMs, slides = SLIDES }: AuthCarouselProps) {
+  const count = Math.max(1, slides.length);
+  const [index, setIndexState] = useState(() => ((startIndex % count) + count) % count);
+  // The list can change (capabilities arriving): stay in range.
+  const current = index % count;
   const [auto, setAuto] = useState(true);
 
   useEffect(() => {
     if (!auto) return;
-    const timer = setInterval(() => setIndex((i) => (i + 1) % SLIDES.length), intervalMs);
+    const timer = setInterval(() => setIndexState((i) => (i + 1) % count), intervalMs);
     return () => clearInterval(timer);
-  }, [auto, intervalMs]);
+  }, [auto, intervalMs, count]);
 
   const go = (next: number) => {
     setAuto(false);
-    setIndex(((next % SLIDES.length) + SLIDES.length) % SLIDES.length);
+    setIndexState(((next % count) + count) % count);
   };
 
   return (
@@ -206,13 +227,13 @@ export function AuthCarousel({ startIndex = 0, intervalMs = TIMINGS.carouselMs }
       className="relative flex h-full min-h-[32rem] flex-col overflow-hidden rounded-3xl text-white"
       data-auto={auto}
     >
-      {SLIDES.map((slide, i) => (
+      {slides.map((slide, i) => (
         <div
           key={slide.id}
           role="group"
           aria-roledescription="slide"
-          aria-label={`${i + 1} of ${SLIDES.length}: ${slide.title}`}
-          hidden={i !== index}
+          aria-label={`${i + 1} of ${slides.length}: ${slide.title}`}
+          hidden={i !== current}
           data-slide={slide.id}
           className={cn(
             'absolute inset-0 flex flex-col justify-between bg-gradient-to-br p-10 animate-fade-in',
@@ -231,16 +252,16 @@ export function AuthCarousel({ startIndex = 0, intervalMs = TIMINGS.carouselMs }
       ))}
       <div className="absolute right-8 bottom-8 left-10 flex items-center justify-between">
         <div className="flex gap-1.5">
-          {SLIDES.map((slide, i) => (
+          {slides.map((slide, i) => (
             <button
               key={slide.id}
               type="button"
               onClick={() => go(i)}
               aria-label={`Go to slide ${i + 1}: ${slide.title}`}
-              aria-current={i === index ? 'true' : undefined}
+              aria-current={i === current ? 'true' : undefined}
               className={cn(
                 'h-1.5 cursor-pointer rounded-full transition-all',
-                i === index ? 'w-6 bg-white' : 'w-1.5 bg-white/50 hover:bg-white/80',
+                i === current ? 'w-6 bg-white' : 'w-1.5 bg-white/50 hover:bg-white/80',
               )}
             />
           ))}
@@ -248,7 +269,7 @@ export function AuthCarousel({ startIndex = 0, intervalMs = TIMINGS.carouselMs }
         <div className="flex gap-2">
           <button
             type="button"
-            onClick={() => go(index - 1)}
+            onClick={() => go(current - 1)}
             aria-label="Previous slide"
             className="flex size-10 cursor-pointer items-center justify-center rounded-full bg-white/20 hover:bg-white/30"
           >
@@ -256,7 +277,7 @@ export function AuthCarousel({ startIndex = 0, intervalMs = TIMINGS.carouselMs }
           </button>
           <button
             type="button"
-            onClick={() => go(index + 1)}
+            onClick={() => go(current + 1)}
             aria-label="Next slide"
             className="flex size-10 cursor-pointer items-center justify-center rounded-full bg-white/20 hover:bg-white/30"
           >

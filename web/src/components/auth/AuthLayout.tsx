@@ -2,8 +2,9 @@ import { useEffect, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { cn } from '@/components/cn';
 import { Logo } from '@/components/Logo';
+import { useCapabilities } from '@/lib/capabilities';
 import { captureReferral } from '@/lib/referral';
-import { AuthCarousel } from './AuthCarousel';
+import { AuthCarousel, offeredSlides, SLIDES } from './AuthCarousel';
 
 /**
  * Auth layout (spec §2): logo top-left, form column about 45% wide, carousel
@@ -21,6 +22,10 @@ export function AuthLayout({
 }) {
   // A referral link (?ref= / ?via=) is kept for sign-up; an ad click id or partner key drops it.
   useEffect(() => captureReferral(window.location.search), []);
+  // Only features the server offers are shown; the start slide is kept when it is among them.
+  const capabilities = useCapabilities('public');
+  const slides = offeredSlides(capabilities.data);
+  const startIndex = Math.max(0, slides.findIndex((s) => s.id === SLIDES[startSlide]?.id));
   return (
     <div
       data-testid="auth-layout"
@@ -42,7 +47,7 @@ export function AuthLayout({
         </main>
       </div>
       <aside className="hidden p-4 lg:block lg:w-[55%]" aria-label="About Timbre">
-        <AuthCarousel startIndex={startSlide} />
+        <AuthCarousel key={slides.length} startIndex={startIndex} slides={slides} />
       </aside>
     </div>
   );

@@ -1,4 +1,4 @@
 export { HistoryPanel } from './components/HistoryPanel';
-export { historyQueryKey } from './api';
+export { historyQueryKey, type HistoryItem } from './api';
 export { FeedbackThumbs, PlayerFeedback } from './components/FeedbackThumbs';
 export { ShareWithPeopleDialog } from './components/ShareWithPeopleDialog';

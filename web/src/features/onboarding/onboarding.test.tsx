@@ -97,13 +97,17 @@ describe('onboarding checklist rules (spec §4)', () => {
       { queryClient },
     );
     expect(await screen.findByRole('heading', { name: 'Get started' })).toBeInTheDocument();
-    expect(screen.getByText('0 of 3 done')).toBeInTheDocument();
+    // Create a dub is not built: the card leaves it out; the others link to their pages.
+    expect(screen.getByText('0 of 2 done')).toBeInTheDocument();
+    expect(screen.queryByText('Create a dub')).toBeNull();
+    expect(screen.getByRole('link', { name: /Generate speech/ })).toHaveAttribute('href', '/app/speech-synthesis/text-to-speech');
+    expect(screen.getByRole('link', { name: /Reveal an API key/ })).toHaveAttribute('href', '/app/developers/api-keys');
     expect(screen.queryByText(/Congratulations/)).toBeNull();
 
     current = user({ onboarding_checklist: checklist(['generate_speech']) });
     await act(() => queryClient.invalidateQueries({ queryKey: accountUserQueryKey }));
     expect(await screen.findByText('Congratulations! You completed “Generate speech”.')).toBeInTheDocument();
-    expect(screen.getByText('1 of 3 done')).toBeInTheDocument();
+    expect(screen.getByText('1 of 2 done')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Hide' }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Get started' })).toBeNull());

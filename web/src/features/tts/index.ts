@@ -1,1 +1,1 @@
-export { TextToSpeechPage } from './components/TextToSpeechPage';
+export { TextToSpeechPage, type EditorDraft } from './components/TextToSpeechPage';

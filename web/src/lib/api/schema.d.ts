@@ -1828,6 +1828,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this server offers
+         * @description The product features this server serves today (`features`: id, name, description), so clients promise nothing that is not built. With a signed-in session or an API key it adds the caller's plan (`plan`) and, per text-to-speech model, the longest text one request may send on that plan (`max_characters_per_request`: the model's own limit, 2,500 characters on the free plan and at most 10,000 on paid plans) and the model's `character_cost_multiplier` (credits per character). Without credentials those two are left out. The text-to-speech page shows and checks these numbers before it sends.
+         */
+        get: operations["timbre_capabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change password
+         * @description Sets a new password for the signed-in user, who proves the current one. The new password follows the same rules as at sign-up. Every session of the user ends, this one too (the session cookies are cleared): the user signs in again with the new password. Recorded in the audit log (class `user`, activity `change_password`). Web sessions only (with the `X-CSRF-Token` header).
+         */
+        post: operations["timbre_change_password"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your name
+         * @description Sets the first name the app greets the user by (as the onboarding survey does): 1 to 100 characters, no control characters, trimmed.
+         */
+        patch: operations["timbre_update_account_name"];
+        trace?: never;
+    };
+    "/api/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename the workspace
+         * @description Renames the workspace the request works in: 1 to 100 characters, trimmed. Recorded in the audit log (class `workspace`, activity `rename`). Workspace admins only; a key needs `workspace_write`. (A new user's workspace is named after their email until the onboarding survey gives a first name: then it becomes "<first name>'s workspace", unless it was renamed before.)
+         */
+        patch: operations["timbre_rename_workspace"];
+        trace?: never;
+    };
+    "/api/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's workspaces
+         * @description Every workspace the signed-in user belongs to, by name, with the user's role (`admin` or `editor`) and seat type there, the workspace's plan tier, and which one the request works in (`current_workspace_id`). The web app's workspace switcher shows it.
+         */
+        get: operations["timbre_list_workspaces"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description Creates a workspace on the free plan, owned by the signed-in user, who is its admin; the session moves to it. One person may own at most 5 workspaces (the one made at sign-up counts). The name is 1 to 100 characters, trimmed. Recorded in the audit log of the new workspace (class `workspace`, activity `create`). Web sessions only (with the `X-CSRF-Token` header); a key needs `workspace_write`.
+         */
+        post: operations["timbre_create_workspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workspace/webhooks": {
         parameters: {
             query?: never;
@@ -1928,26 +2032,6 @@ export interface paths {
          * @description Returns the audit log for the workspace. Requires enterprise tier and the audit_log_read permission.
          */
         get: operations["get_workspace_audit_logs"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/workspaces": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the caller's workspaces
-         * @description Every workspace the signed-in user belongs to, by name, with the user's role (`admin` or `editor`) and seat type there, the workspace's plan tier, and which one the request works in (`current_workspace_id`). The web app's workspace switcher shows it.
-         */
-        get: operations["timbre_list_workspaces"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2550,6 +2634,9 @@ export interface components {
         AccountMessageList: {
             messages: components["schemas"]["AccountMessage"][];
             unread_count: number;
+        };
+        AccountNameUpdate: {
+            first_name: string;
         };
         /** AccountOnboardingCompleted */
         AccountOnboardingCompleted: {
@@ -3387,6 +3474,35 @@ export interface components {
         /** CanAccessWorkspaceSettings */
         CanAccessWorkspaceSettings: {
             can_access_workspace_settings: boolean;
+        };
+        Capabilities: {
+            features: components["schemas"]["CapabilityFeature"][];
+            plan?: {
+                tier: string;
+                name: string;
+            };
+            text_to_speech?: {
+                models: components["schemas"]["CapabilityModelLimit"][];
+            };
+        };
+        CapabilityFeature: {
+            /** @description text_to_speech, speech_history, premade_voices, api_keys, workspaces, service_accounts, webhooks, sso, two_factor, audit_log, referrals */
+            id: string;
+            name: string;
+            description: string;
+        };
+        CapabilityModelLimit: {
+            model_id: string;
+            max_characters_per_request: number;
+            character_cost_multiplier: number;
+        };
+        ChangePasswordRequest: {
+            current_password: string;
+            new_password: string;
+        };
+        ChangePasswordResult: {
+            status: string;
+            signed_out: boolean;
         };
         /** CharacterAlignmentResponseModel */
         CharacterAlignmentResponseModel: {
@@ -7042,6 +7158,13 @@ export interface components {
             /** Webhook Secret */
             webhook_secret?: string | null;
         };
+        WorkspaceCreated: {
+            workspace_id: string;
+            name: string;
+            tier: string;
+            role: string;
+            is_current: boolean;
+        };
         /**
          * WorkspaceGroupByNameResponseModel
          * @example {
@@ -7213,6 +7336,13 @@ export interface components {
             /** @description Locked members cannot switch into the workspace. */
             is_locked: boolean;
             is_current: boolean;
+        };
+        WorkspaceNameRequest: {
+            name: string;
+        };
+        WorkspaceRenamed: {
+            workspace_id: string;
+            name: string;
         };
         /**
          * WorkspaceResourceType
@@ -11029,6 +11159,201 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    timbre_capabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The capabilities. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Capabilities"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_change_password: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed; every session has ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePasswordResult"];
+                };
+            };
+            /** @description `wrong_current_password`: the current password is not right (or no session). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `session_required`: called with an API key. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_account_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountNameUpdate"];
+            };
+        };
+        responses: {
+            /** @description The name now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountNameUpdate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_rename_workspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceNameRequest"];
+            };
+        };
+        responses: {
+            /** @description Renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceRenamed"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `forbidden`: only workspace admins can do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_workspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_create_workspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceNameRequest"];
+            };
+        };
+        responses: {
+            /** @description Created; the session works in it now. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceCreated"];
+                };
+            };
+            /** @description `session_required`: called with an API key. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `workspace_limit_reached`: the user already owns 5 workspaces. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
     get_workspace_webhooks_route: {
         parameters: {
             query?: {
@@ -11318,28 +11643,6 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            default: components["responses"]["Error"];
-        };
-    };
-    timbre_list_workspaces: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The workspaces. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WorkspaceList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Error"];
         };
     };

@@ -46,3 +46,17 @@ export function emailUpdateError(err: unknown): string {
   if (text.startsWith(ACCOUNT_MESSAGES.emailUpdateFailedPrefix)) return text;
   return `${ACCOUNT_MESSAGES.emailUpdateFailedPrefix}${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }
+
+export const updateFirstName = (firstName: string) => unwrap(client.PATCH('/api/account', { body: { first_name: firstName } }));
+
+/** Ends every session (this one too): the user signs in again with the new password. */
+export const changePassword = (currentPassword: string, newPassword: string) =>
+  unwrap(client.POST('/api/auth/change-password', { body: { current_password: currentPassword, new_password: newPassword } }));
+
+/** The body field a 422 names (`loc: ["body", field]`), if any. */
+export function invalidField(err: unknown): string | undefined {
+  if (!(err instanceof ApiError) || err.status !== 422) return undefined;
+  const detail = (err.payload as { detail?: Array<{ loc?: unknown[] }> } | undefined)?.detail;
+  const loc = Array.isArray(detail) ? detail[0]?.loc : undefined;
+  return Array.isArray(loc) && typeof loc[1] === 'string' ? loc[1] : undefined;
+}

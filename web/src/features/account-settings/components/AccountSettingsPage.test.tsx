@@ -34,6 +34,55 @@ describe('account settings', () => {
     expect(screen.getByText('Ada')).toBeInTheDocument();
   });
 
+  it('edits the name', async () => {
+    const user = userEvent.setup();
+    const { calls } = setup({ 'PATCH /api/account': ({ body }) => jsonResponse(body) });
+    await user.click(await screen.findByRole('button', { name: 'Edit name' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit name' });
+    const field = within(dialog).getByLabelText('Name');
+    expect(field).toHaveValue('Ada');
+    await user.clear(field);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Please enter your name.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    await user.type(field, 'Ada Lovelace');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.find((c) => c.method === 'PATCH')!.body).toEqual({ first_name: 'Ada Lovelace' });
+  });
+
+  it('changes the password with the current one, then signs in again', async () => {
+    const user = userEvent.setup();
+    const { calls } = setup({
+      'POST /api/auth/sign-out': () => jsonResponse({ status: 'ok' }),
+      'POST /api/auth/change-password': ({ body }) => {
+        const b = body as { current_password: string; new_password: string };
+        if (b.current_password !== 'old passphrase')
+          return jsonResponse({ detail: { status: 'wrong_current_password', message: 'Your current password is not right.' } }, 401);
+        if (b.new_password.length < 8)
+          return jsonResponse({ detail: [{ loc: ['body', 'new_password'], msg: 'Password must be at least 8 characters.', type: 'value_error' }] }, 422);
+        return jsonResponse({ status: 'ok', signed_out: true });
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Change password' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change password' });
+    await user.type(within(dialog).getByLabelText('Current password'), 'wrong one');
+    await user.type(within(dialog).getByLabelText('New password'), 'short');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(await within(dialog).findByText('Your current password is not right.')).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Current password'));
+    await user.type(within(dialog).getByLabelText('Current password'), 'old passphrase');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(await within(dialog).findByText('Password must be at least 8 characters.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('New password'), ' but longer now');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('sign-in page')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url.pathname === '/api/auth/change-password').at(-1)!.body).toEqual({
+      current_password: 'old passphrase',
+      new_password: 'short but longer now',
+    });
+  }, 20_000);
+
   it('changes the email with the mailed code (spec §8 success message)', async () => {
     const user = userEvent.setup();
     const { calls } = setup({

@@ -20,6 +20,7 @@ import {
   sendEmailChangeCode,
 } from '../api';
 import { SettingsLayout, SettingsSection } from '@/components/SettingsLayout';
+import { ChangePasswordDialog, EditNameDialog } from './ProfileDialogs';
 
 /** Email change: the new address gets a 6-digit code; entering it moves the account (spec §8 messages). */
 export function ChangeEmailDialog({
@@ -260,6 +261,8 @@ export function AccountSettingsPage() {
   const session = useSession();
   const [emailOpen, setEmailOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [nameOpen, setNameOpen] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
   const [optedOut, setOptedOut] = useState(false);
   const optOut = useMutation({
     mutationFn: optOutOfUpdates,
@@ -293,6 +296,20 @@ export function AccountSettingsPage() {
           <Row
             label="Name"
             value={user.first_name || <span className="font-normal text-gray-500">Not set</span>}
+            action={
+              <Button variant="outline" size="sm" onClick={() => setNameOpen(true)}>
+                Edit name
+              </Button>
+            }
+          />
+          <Row
+            label="Password"
+            value={<span aria-hidden="true">••••••••</span>}
+            action={
+              <Button variant="outline" size="sm" onClick={() => setPasswordOpen(true)}>
+                Change password
+              </Button>
+            }
           />
         </dl>
       </SettingsSection>
@@ -320,6 +337,8 @@ export function AccountSettingsPage() {
 
       <ChangeEmailDialog open={emailOpen} onOpenChange={setEmailOpen} currentEmail={user.email} />
       <DeleteAccountDialog open={deleteOpen} onOpenChange={setDeleteOpen} />
+      {nameOpen && <EditNameDialog open onOpenChange={setNameOpen} current={user.first_name ?? ''} />}
+      <ChangePasswordDialog open={passwordOpen} onOpenChange={setPasswordOpen} />
     </SettingsLayout>
   );
 }

@@ -76,8 +76,13 @@ export const listAudit = (f: AuditFilters, cursor?: string) =>
     next_cursor: string | null;
   }>;
 
-export function actorLabel(e: AuditEntry): string {
+/**
+ * Who did it, for people: the event's email or name, else the member's name looked up by id
+ * (events recorded without an email), never a bare user id when the member is known.
+ */
+export function actorLabel(e: AuditEntry, names?: ReadonlyMap<string, string>): string {
   const u = e.actor?.user;
-  const who = u?.email_addr || u?.name || (u?.type === 'System' ? 'Timbre' : u?.uid) || 'Unknown';
+  const known = u?.uid ? names?.get(u.uid) : undefined;
+  const who = u?.email_addr || u?.name || known || (u?.type === 'System' ? 'Timbre' : u?.uid) || 'Unknown';
   return e.actor?.app_name ? `${who} (${e.actor.app_name})` : who;
 }

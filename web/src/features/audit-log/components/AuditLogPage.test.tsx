@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
-import { auditQuery, EMPTY_FILTERS, validateFilters } from '../api';
+import { actorLabel, auditQuery, EMPTY_FILTERS, validateFilters } from '../api';
 import { AuditLogPage } from './AuditLogPage';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -70,5 +70,13 @@ describe('AuditLogPage', () => {
     renderWithProviders(<AuditLogPage />);
     expect(await screen.findByText(/Only workspace admins can manage the audit log/)).toBeInTheDocument();
     expect(calls.some((c) => c.url.pathname === '/v1/workspace/audit-logs')).toBe(false);
+  });
+});
+
+describe('audit actor', () => {
+  it("names a member by name and email, not by user id, when the event carries no email", () => {
+    const entry = { id: 'e1', actor: { user: { uid: 'u-42', type: 'User' } } } as unknown as Parameters<typeof actorLabel>[0];
+    expect(actorLabel(entry, new Map([['u-42', 'Ada (ada@example.com)']]))).toBe('Ada (ada@example.com)');
+    expect(actorLabel(entry)).toBe('u-42');
   });
 });

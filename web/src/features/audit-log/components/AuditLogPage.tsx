@@ -25,6 +25,7 @@ export function AuditLogPage() {
   // Admins, and editors whose groups delegate the audit log to them.
   const { allowed, isPending } = useAdminOrDuty(DUTIES.auditLog);
   const members = useQuery({ queryKey: membersQueryKey, queryFn: listMembers, enabled: allowed });
+  const memberNames = new Map((members.data ?? []).map((m) => [m.user_id, m.first_name ? `${m.first_name} (${m.email})` : m.email]));
   const [draft, setDraft] = useState<AuditFilters>(EMPTY_FILTERS);
   const [filters, setFilters] = useState<AuditFilters>(EMPTY_FILTERS);
   const [filterError, setFilterError] = useState<string>();
@@ -120,7 +121,7 @@ export function AuditLogPage() {
                         <td className={`${tdClass} whitespace-nowrap text-gray-600 dark:text-gray-400`}>
                           {e.time ? dateTime.format(new Date(e.time)) : ''}
                         </td>
-                        <td className={`${tdClass} max-w-56 truncate`} title={actorLabel(e)}>{actorLabel(e)}</td>
+                        <td className={`${tdClass} max-w-56 truncate`} title={actorLabel(e, memberNames)}>{actorLabel(e, memberNames)}</td>
                         <td className={tdClass}>{e.class_name}</td>
                         <td className={tdClass}>
                           <span className="flex flex-wrap items-center gap-1">

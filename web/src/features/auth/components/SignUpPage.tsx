@@ -117,10 +117,11 @@ export function SignUpForm({
           <div
             role="tooltip"
             id={tooltipId}
-            className="absolute bottom-full left-0 z-10 mb-2 max-w-xs rounded-lg bg-red-600 px-3 py-2 text-xs font-medium text-white shadow-lg"
+            // Below the box, pointing up at it: above, it covered the password's error.
+            className="absolute top-full left-0 z-10 mt-2 max-w-xs rounded-lg bg-red-600 px-3 py-2 text-xs font-medium text-white shadow-lg"
           >
             {errors.terms}
-            <span className="absolute top-full left-3 size-0 border-x-6 border-t-6 border-x-transparent border-t-red-600" />
+            <span className="absolute bottom-full left-1 size-0 border-x-6 border-b-6 border-x-transparent border-b-red-600" />
           </div>
         )}
         <div className="flex items-start gap-3">

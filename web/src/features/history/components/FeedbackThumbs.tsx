@@ -38,11 +38,17 @@ const QUICK_THUMBS_UP: FeedbackBody = {
   other: false,
 };
 
+// Shape and the unpressed colours are separate: cn() only joins classes, so a pressed button
+// must not carry the grey text classes (they would win over the pressed colour).
 const rowButton =
-  'flex size-8 cursor-pointer items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 hover:text-gray-900 disabled:cursor-not-allowed disabled:opacity-40 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
-
+  'flex size-8 cursor-pointer items-center justify-center rounded-lg disabled:cursor-not-allowed disabled:opacity-40';
 const playerButton =
-  'flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full text-gray-700 hover:bg-gray-100 disabled:cursor-not-allowed disabled:opacity-40 dark:text-gray-300 dark:hover:bg-gray-800';
+  'flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-full disabled:cursor-not-allowed disabled:opacity-40';
+const unpressed =
+  'text-gray-600 hover:bg-gray-100 hover:text-gray-900 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
+// Pressed: a tinted background and a filled icon, so the state shows without relying on colour alone.
+const pressedUp = 'bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300 [&_svg]:fill-current';
+const pressedDown = 'bg-red-100 text-red-700 dark:bg-red-950 dark:text-red-300 [&_svg]:fill-current';
 
 interface FeedbackThumbsProps {
   item: HistoryItem;
@@ -82,7 +88,7 @@ export function FeedbackThumbs({ item, variant = 'row' }: FeedbackThumbsProps) {
       <Tooltip content="Like">
         <button
           type="button"
-          className={cn(button, fb?.thumbs_up === true && 'text-emerald-600 dark:text-emerald-400')}
+          className={cn(button, fb?.thumbs_up === true ? pressedUp : unpressed)}
           onClick={() => thumbs(true)}
           disabled={quickThumbsUp.isPending}
           aria-label="Thumbs up"
@@ -94,7 +100,7 @@ export function FeedbackThumbs({ item, variant = 'row' }: FeedbackThumbsProps) {
       <Tooltip content="Dislike">
         <button
           type="button"
-          className={cn(button, fb?.thumbs_up === false && 'text-red-600 dark:text-red-400')}
+          className={cn(button, fb?.thumbs_up === false ? pressedDown : unpressed)}
           onClick={() => thumbs(false)}
           aria-label="Thumbs down"
           aria-pressed={fb?.thumbs_up === false}

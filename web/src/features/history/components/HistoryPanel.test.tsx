@@ -167,3 +167,28 @@ describe('HistoryPanel', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
+
+describe('history panel: editor and feedback state', () => {
+  it('hands a picked item to the editor', async () => {
+    mockFetch({ 'GET /v1/history': () => jsonResponse({ history: [mk('h1', 'Bring me back')], has_more: false, last_history_item_id: 'h1' }) });
+    const onOpen = vi.fn();
+    renderWithProviders(<HistoryPanel onOpen={onOpen} />, { player: new PlayerStore() });
+    await userEvent.click(await screen.findByRole('button', { name: /Load into the editor: Bring me back/ }));
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ history_item_id: 'h1', text: 'Bring me back', voice_id: 'v1' }));
+  });
+
+  it('shows a pressed thumb differently from an unpressed one', async () => {
+    const liked = { ...mk('h1', 'Liked'), feedback: { thumbs_up: true, feedback: '', emotions: false, inaccurate_clone: false, glitches: false, audio_quality: false, other: false, review_status: 'not_reviewed' } } as HistoryItem;
+    mockFetch({ 'GET /v1/history': () => jsonResponse({ history: [liked, mk('h2', 'Plain')], has_more: false, last_history_item_id: 'h2' }) });
+    renderWithProviders(<HistoryPanel />, { player: new PlayerStore() });
+    const [likedRow, plainRow] = await screen.findAllByTestId('history-item');
+    const up = within(likedRow!).getByRole('button', { name: 'Thumbs up' });
+    const plainUp = within(plainRow!).getByRole('button', { name: 'Thumbs up' });
+    expect(up).toHaveAttribute('aria-pressed', 'true');
+    expect(plainUp).toHaveAttribute('aria-pressed', 'false');
+    expect(up.className).toContain('bg-emerald-100');
+    expect(up.className).not.toContain('text-gray-600');
+    expect(plainUp.className).toContain('text-gray-600');
+    expect(plainUp.className).not.toContain('bg-emerald-100');
+  });
+});

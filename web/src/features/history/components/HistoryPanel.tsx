@@ -34,7 +34,15 @@ import { ShareWithPeopleDialog } from './ShareWithPeopleDialog';
 const rowButton =
   'flex size-8 cursor-pointer items-center justify-center rounded-lg text-gray-600 hover:bg-gray-100 hover:text-gray-900 disabled:cursor-not-allowed disabled:opacity-40 dark:text-gray-400 dark:hover:bg-gray-800 dark:hover:text-gray-100';
 
-function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: HistoryItem) => void }) {
+function HistoryRow({
+  item,
+  onDelete,
+  onOpen,
+}: {
+  item: HistoryItem;
+  onDelete: (item: HistoryItem) => void;
+  onOpen?: (item: HistoryItem) => void;
+}) {
   const player = usePlayerStore();
   const playerState = usePlayerState();
   const [shareOpen, setShareOpen] = useState(false);
@@ -91,7 +99,19 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
           {isPlaying ? <PauseIcon size={12} /> : <PlayIcon size={12} />}
         </button>
         <div className="min-w-0 flex-1">
-          <p className="line-clamp-2 text-sm text-gray-900 dark:text-gray-100">{text || 'Untitled'}</p>
+          {onOpen ? (
+            <button
+              type="button"
+              onClick={() => onOpen(item)}
+              title="Load this text, voice and settings into the editor"
+              className="line-clamp-2 cursor-pointer text-left text-sm text-gray-900 hover:underline dark:text-gray-100"
+            >
+              <span className="sr-only">Load into the editor: </span>
+              {text || 'Untitled'}
+            </button>
+          ) : (
+            <p className="line-clamp-2 text-sm text-gray-900 dark:text-gray-100">{text || 'Untitled'}</p>
+          )}
           <p className="mt-1 text-xs text-gray-500">
             {[item.voice_name, formatDate(item.date_unix), `${formatNumber(credits)} credits`]
               .filter(Boolean)
@@ -140,8 +160,8 @@ function HistoryRow({ item, onDelete }: { item: HistoryItem; onDelete: (item: Hi
   );
 }
 
-/** History list: paginated (load more); play, download, feedback, share, delete. */
-export function HistoryPanel() {
+/** History list: paginated (load more); play, download, feedback, share, delete; open in the editor. */
+export function HistoryPanel({ onOpen }: { onOpen?: (item: HistoryItem) => void } = {}) {
   const queryClient = useQueryClient();
   const player = usePlayerStore();
   const [toDelete, setToDelete] = useState<HistoryItem | null>(null);
@@ -192,7 +212,7 @@ export function HistoryPanel() {
       )}
       <ul aria-label="History">
         {items.map((item) => (
-          <HistoryRow key={item.history_item_id} item={item} onDelete={setToDelete} />
+          <HistoryRow key={item.history_item_id} item={item} onDelete={setToDelete} onOpen={onOpen} />
         ))}
       </ul>
       {query.hasNextPage && (

@@ -1,4 +1,5 @@
 import { client, unwrap, type Schemas } from '@/lib/api';
+import type { FeatureId } from '@/lib/capabilities';
 
 /** Onboarding checklist items (spec §4), in the server's order (internal/account.Items). */
 export const CHECKLIST_ITEMS = [
@@ -22,6 +23,15 @@ export const CHECKLIST_LABELS: Record<string, string> = {
 
 export type ChecklistItem = Schemas['AccountChecklistItem'];
 export type Checklist = Schemas['AccountChecklist'];
+
+/**
+ * Where each checklist step is done, and the server feature it needs. Steps without a page here
+ * (the voice library, voice design, dubbing, affiliate links) are not built yet and not shown.
+ */
+export const CHECKLIST_LINKS: Record<string, { to: string; feature: FeatureId }> = {
+  generate_speech: { to: '/app/speech-synthesis/text-to-speech', feature: 'text_to_speech' },
+  api_key_unhidden: { to: '/app/developers/api-keys', feature: 'api_keys' },
+};
 
 export interface GeoLocation {
   region: string;

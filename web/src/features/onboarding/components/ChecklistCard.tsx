@@ -1,13 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { CheckIcon } from '@/components/icons';
 import { httpErrorMessage } from '@/lib/api';
+import { offers, useCapabilities } from '@/lib/capabilities';
 import { toast } from '@/lib/toast';
 import {
   accountUserQueryKey,
   CHECKLIST_LABELS,
+  CHECKLIST_LINKS,
   congratulations,
   hideChecklist,
   markChecklistComplete,
@@ -44,15 +47,21 @@ export function ChecklistCard({ className }: { className?: string }) {
     );
   const hide = useMutation({ mutationFn: hideChecklist, onSuccess: apply, onError: (e) => toast.error(httpErrorMessage(e)) });
   const complete = useMutation({ mutationFn: markChecklistComplete, onSuccess: apply, onError: (e) => toast.error(httpErrorMessage(e)) });
+  const capabilities = useCapabilities();
 
   if (!showChecklist(user.data)) return null;
-  const cl = user.data!.onboarding_checklist!;
-  const done = cl.items.filter((i) => i.is_completed).length;
+  // Only steps the app can take the user to, of features the server offers.
+  const items = user.data!.onboarding_checklist!.items.filter((it) => {
+    const link = CHECKLIST_LINKS[it.onboarding_checklist_item_id];
+    return link !== undefined && offers(capabilities.data, link.feature) !== false;
+  });
+  if (items.length === 0) return null;
+  const done = items.filter((i) => i.is_completed).length;
   return (
     <section
       aria-labelledby="onboarding-checklist-title"
       className={cn(
-        'w-72 rounded-2xl border border-gray-200 bg-white p-4 text-sm shadow-lg dark:border-gray-800 dark:bg-gray-900 dark:text-gray-100',
+        'rounded-2xl border border-gray-200 bg-white p-4 text-sm dark:border-gray-800 dark:bg-gray-900 dark:text-gray-100',
         className,
       )}
     >
@@ -61,7 +70,7 @@ export function ChecklistCard({ className }: { className?: string }) {
           Get started
         </h2>
         <span className="text-xs text-gray-500">
-          {done} of {cl.items.length} done
+          {done} of {items.length} done
         </span>
       </div>
       <div
@@ -69,13 +78,13 @@ export function ChecklistCard({ className }: { className?: string }) {
         role="progressbar"
         aria-label="Checklist progress"
         aria-valuemin={0}
-        aria-valuemax={cl.items.length}
+        aria-valuemax={items.length}
         aria-valuenow={done}
       >
-        <div className="h-full bg-emerald-500 transition-all" style={{ width: `${(done / Math.max(1, cl.items.length)) * 100}%` }} />
+        <div className="h-full bg-emerald-500 transition-all" style={{ width: `${(done / Math.max(1, items.length)) * 100}%` }} />
       </div>
       <ul className="mt-3 space-y-1.5">
-        {cl.items.map((it) => (
+        {items.map((it) => (
           <li key={it.onboarding_checklist_item_id} className="flex items-center gap-2">
             <span
               className={cn(
@@ -86,10 +95,13 @@ export function ChecklistCard({ className }: { className?: string }) {
             >
               {it.is_completed && <CheckIcon size={10} />}
             </span>
-            <span className={cn(it.is_completed && 'text-gray-500 line-through')}>
+            <Link
+              to={CHECKLIST_LINKS[it.onboarding_checklist_item_id]!.to}
+              className={cn('hover:underline', it.is_completed && 'text-gray-500 line-through')}
+            >
               {CHECKLIST_LABELS[it.onboarding_checklist_item_id] ?? it.onboarding_checklist_item_id}
               <span className="sr-only">{it.is_completed ? ' (done)' : ' (to do)'}</span>
-            </span>
+            </Link>
           </li>
         ))}
       </ul>

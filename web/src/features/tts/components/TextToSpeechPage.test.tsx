@@ -23,21 +23,33 @@ const models = [
   { model_id: 'sts_only', name: 'STS only', can_do_text_to_speech: false },
 ];
 const defaults = { stability: 0.4, similarity_boost: 0.8, style: 0.1, use_speaker_boost: true, speed: 1 };
+// GET /api/capabilities as the server answers a free-plan caller.
+const capabilities = {
+  features: [{ id: 'text_to_speech', name: 'Text to Speech', description: '' }],
+  plan: { tier: 'free', name: 'Free' },
+  text_to_speech: {
+    models: [
+      { model_id: 'eleven_flash_v2_5', max_characters_per_request: 2500, character_cost_multiplier: 0.5 },
+      { model_id: 'eleven_multilingual_v2', max_characters_per_request: 2500, character_cost_multiplier: 1 },
+    ],
+  },
+};
 
 function handlers(extra: Parameters<typeof mockFetch>[0] = {}) {
   return mockFetch({
     'GET /v2/voices': () => jsonResponse(voices),
     'GET /v1/models': () => jsonResponse(models),
     'GET /v1/voices/settings/default': () => jsonResponse(defaults),
+    'GET /api/capabilities': () => jsonResponse(capabilities),
     ...extra,
   });
 }
 
-function renderPage() {
+function renderPage(props: Partial<Parameters<typeof TextToSpeechPage>[0]> = {}) {
   const player = new PlayerStore();
   renderWithProviders(
     <>
-      <TextToSpeechPage />
+      <TextToSpeechPage {...props} />
       <Toaster position="bottom-right" />
     </>,
     { player },
@@ -108,7 +120,7 @@ describe('generate', () => {
     const player = renderPage();
     await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
     await user.type(screen.getByLabelText('Text'), 'Hello world');
-    expect(screen.getByTestId('character-count')).toHaveTextContent('11 / 5,000 characters');
+    await waitFor(() => expect(screen.getByTestId('character-count')).toHaveTextContent('11 / 2,500 characters'));
     expect(screen.getByTestId('cost')).toHaveTextContent('11 credits');
     await waitFor(() => expect(screen.getByLabelText('Stability')).toHaveValue('0.4'));
     await user.click(screen.getByRole('button', { name: 'Generate speech' }));
@@ -122,6 +134,88 @@ describe('generate', () => {
       voice_settings: defaults,
     });
     expect(player.getState().item).toMatchObject({ autoStart: true, voiceName: 'Aria', type: 'text-to-speech' });
+  });
+
+  it("charges the model's cost factor: half on Flash", async () => {
+    localStorage.setItem('timbre.tts.modelId', 'eleven_flash_v2_5');
+    handlers();
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Model')).toHaveValue('eleven_flash_v2_5'));
+    await user.type(screen.getByLabelText('Text'), 'Hello world');
+    await waitFor(() => expect(screen.getByTestId('character-count')).toHaveTextContent('11 / 2,500 characters'));
+    // 11 × 0.5 rounded up, as the server charges.
+    expect(screen.getByTestId('cost')).toHaveTextContent('6 credits');
+  });
+
+  it('counts whitespace-only text as nothing and keeps Generate off', async () => {
+    handlers();
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await user.type(screen.getByLabelText('Text'), '   ');
+    expect(screen.getByTestId('character-count')).toHaveTextContent('0 / ');
+    expect(screen.getByTestId('cost')).toHaveTextContent('0 credits');
+    expect(screen.getByRole('button', { name: 'Generate speech' })).toBeDisabled();
+  });
+
+  it('blocks text over the plan limit before sending, in words', async () => {
+    localStorage.setItem('timbre.tts.text', 'a'.repeat(2501));
+    const { calls } = handlers();
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    const alert = await screen.findByText(/This text is 2,501 characters long/);
+    expect(alert).toHaveTextContent('Multilingual v2 takes at most 2,500 characters per request on the Free plan');
+    expect(alert.textContent).not.toContain('eleven_');
+    const generate = screen.getByRole('button', { name: 'Generate speech' });
+    expect(generate).toBeDisabled();
+    await user.click(generate);
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('says so when a paste is cut at the limit', async () => {
+    handlers();
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByTestId('character-count')).toHaveTextContent('/ 2,500'));
+    await user.click(screen.getByLabelText('Text'));
+    await user.paste('b'.repeat(2600));
+    expect(screen.getByLabelText('Text')).toHaveValue('b'.repeat(2500));
+    expect(screen.getByText(/The pasted text was cut: its last 100 characters were left out/)).toHaveTextContent(
+      'one request takes at most 2,500 characters on the Free plan',
+    );
+  });
+
+  it('keeps the typed text and voice settings over a reload', async () => {
+    handlers();
+    const user = userEvent.setup();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Aria'));
+    await user.type(screen.getByLabelText('Text'), 'Keep me');
+    await user.click(screen.getByRole('switch', { name: 'Speaker boost' }));
+    document.body.innerHTML = '';
+    handlers();
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText('Text')).toHaveValue('Keep me'));
+    expect(screen.getByRole('switch', { name: 'Speaker boost' })).toHaveAttribute('aria-checked', 'false');
+  });
+
+  it('loads a picked history item: text, voice, model and settings', async () => {
+    handlers();
+    const draft = {
+      text: 'From history',
+      voiceId: 'v-roger',
+      modelId: 'eleven_flash_v2_5',
+      settings: { stability: 0.9, similarity_boost: 0.2, style: 0, use_speaker_boost: false, speed: 1.1 },
+    };
+    renderPage({ draft });
+    await waitFor(() => expect(screen.getByLabelText('Text')).toHaveValue('From history'));
+    await waitFor(() => expect(screen.getByLabelText('Voice')).toHaveTextContent('Roger'));
+    expect(screen.getByLabelText('Model')).toHaveValue('eleven_flash_v2_5');
+    expect(screen.getByLabelText('Stability')).toHaveValue('0.9');
+    expect(screen.getByRole('switch', { name: 'Speaker boost' })).toHaveAttribute('aria-checked', 'false');
   });
 
   it('shows the server message of a quota error in a toast', async () => {

@@ -6,6 +6,7 @@ import { Select, TextArea } from '@/components/Field';
 import { AlertIcon } from '@/components/icons';
 import { accessQueryKey, FEATURES, isFeatureNotAllowed, useWorkspaceAccess } from '@/lib/access';
 import { httpErrorMessage } from '@/lib/api';
+import { countCharacters, creditCost, modelLimit, useCapabilities } from '@/lib/capabilities';
 import { DEFAULT_MODEL_ID, DEFAULT_OUTPUT_FORMAT } from '@/lib/constants';
 import { formatNumber, truncate } from '@/lib/format';
 import { usePlayerStore } from '@/lib/player';
@@ -17,7 +18,16 @@ import { usePersistentSelection } from '../hooks/usePersistentSelection';
 import { VoicePicker } from './VoicePicker';
 import { VoiceSettingsPanel } from './VoiceSettingsPanel';
 
-export const DEFAULT_MAX_TEXT_LENGTH = 5000;
+/** The free plan's per-request limit: shown until the caller's own limits have loaded. */
+export const DEFAULT_MAX_TEXT_LENGTH = 2500;
+
+/** What the editor holds: restored on reload, and filled from a history item on request. */
+export interface EditorDraft {
+  text: string;
+  voiceId?: string | null;
+  modelId?: string | null;
+  settings?: Partial<VoiceSettings> | null;
+}
 
 export const TTS_NOT_ALLOWED = "Your workspace groups don't include text to speech, so you can't generate speech here. Ask a workspace admin for access.";
 
@@ -32,6 +42,17 @@ interface TextToSpeechPageProps {
   onGenerated?: (historyItemId: string | null) => void;
   /** Credits left this period, when known (for a warning only; the server decides). */
   creditsRemaining?: number;
+  /** A draft to load into the editor (a history item the user picked); loaded when it changes. */
+  draft?: EditorDraft | null;
+}
+
+function loadStoredSettings(): VoiceSettings | null {
+  try {
+    const raw = getItem(STORAGE_KEYS.voiceSettings);
+    return raw ? { ...FALLBACK_VOICE_SETTINGS, ...(JSON.parse(raw) as Partial<VoiceSettings>) } : null;
+  } catch {
+    return null;
+  }
 }
 
 export function TextToSpeechPage({
@@ -40,6 +61,7 @@ export function TextToSpeechPage({
   onTabChange,
   onGenerated,
   creditsRemaining,
+  draft,
 }: TextToSpeechPageProps) {
   const textId = useId();
   const modelSelectId = useId();
@@ -51,7 +73,14 @@ export function TextToSpeechPage({
   // Set when the server refuses with feature_not_allowed although the cached access allowed it.
   const [refused, setRefused] = useState(false);
   const ttsAllowed = access.canUse(FEATURES.textToSpeech) && !refused;
-  const [text, setText] = useState('');
+  // The typed text survives a reload (kept in this browser; cleared on sign-out).
+  const [text, setTextState] = useState(() => getItem(STORAGE_KEYS.ttsText) ?? '');
+  const setText = (t: string) => {
+    setTextState(t);
+    setItem(STORAGE_KEYS.ttsText, t || null);
+  };
+  // How many characters the last paste or edit lost to the limit (0 = none).
+  const [cutBy, setCutBy] = useState(0);
   const [tab, setTab] = useState<Tab>(initialTab);
   useEffect(() => setTab(initialTab), [initialTab]);
 
@@ -86,14 +115,48 @@ export function TextToSpeechPage({
     setOutputFormatState(v);
   };
 
-  const [settings, setSettings] = useState<VoiceSettings | null>(null);
+  const [settings, setSettingsState] = useState<VoiceSettings | null>(loadStoredSettings);
+  const setSettings = (v: VoiceSettings | null) => {
+    setSettingsState(v);
+    setItem(STORAGE_KEYS.voiceSettings, v ? JSON.stringify(v) : null);
+  };
   const defaults = defaultsQuery.data ?? FALLBACK_VOICE_SETTINGS;
   const effectiveSettings = settings ?? defaults;
 
-  const maxLength = selectedModel?.maximum_text_length_per_request || DEFAULT_MAX_TEXT_LENGTH;
-  const characters = text.length;
-  const cost = characters;
+  // The limit and price of one request on the caller's plan, as the server applies them.
+  const capabilities = useCapabilities();
+  const limit = modelLimit(capabilities.data, modelId);
+  const maxLength =
+    limit?.max_characters_per_request ?? selectedModel?.max_characters_request_free_user ?? DEFAULT_MAX_TEXT_LENGTH;
+  const multiplier = limit?.character_cost_multiplier ?? selectedModel?.model_rates?.character_cost_multiplier ?? 1;
+  const characters = countCharacters(text);
+  const cost = creditCost(characters, multiplier);
+  const tooLong = characters > maxLength;
   const overLimit = creditsRemaining !== undefined && cost > creditsRemaining;
+  const planName = capabilities.data?.plan?.name;
+
+  // A history item the user picked: its text, voice, model and settings come back into the editor.
+  useEffect(() => {
+    if (!draft) return;
+    setText(draft.text);
+    setCutBy(0);
+    if (draft.voiceId) setVoiceId(draft.voiceId);
+    if (draft.modelId) setModelId(draft.modelId);
+    if (draft.settings) setSettings({ ...FALLBACK_VOICE_SETTINGS, ...draft.settings });
+    // Loaded once per picked draft (a new object each pick), not on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [draft]);
+
+  const changeText = (value: string) => {
+    if (Array.from(value).length > maxLength && value.length > text.length) {
+      const kept = Array.from(value).slice(0, Math.max(maxLength, Array.from(text).length)).join('');
+      setCutBy(Array.from(value).length - Array.from(kept).length);
+      setText(kept);
+      return;
+    }
+    setCutBy(0);
+    setText(value);
+  };
 
   const generate = useMutation({
     mutationFn: generateSpeech,
@@ -122,7 +185,7 @@ export function TextToSpeechPage({
     },
   });
 
-  const canGenerate = ttsAllowed && Boolean(text.trim() && voiceId && modelId && characters <= maxLength) && !generate.isPending;
+  const canGenerate = ttsAllowed && Boolean(characters > 0 && voiceId && modelId && !tooLong) && !generate.isPending;
   const submit = () => {
     if (!canGenerate || !voiceId || !modelId) return;
     generate.mutate({ voiceId, modelId, text, outputFormat, voiceSettings: effectiveSettings });
@@ -136,8 +199,10 @@ export function TextToSpeechPage({
   };
 
   return (
-    <div className="flex min-h-full flex-col lg:flex-row">
-      <section className="flex min-h-[24rem] flex-1 flex-col border-gray-200 p-4 sm:p-6 lg:border-r dark:border-gray-800">
+    // On wide screens the page fits the window above the player, so the player never covers
+    // Generate or the settings: each column scrolls on its own.
+    <div className="flex min-h-full flex-col lg:h-[calc(100dvh-var(--player-offset,0px))] lg:min-h-0 lg:flex-row">
+      <section className="flex min-h-[24rem] flex-1 flex-col border-gray-200 p-4 sm:p-6 lg:overflow-y-auto lg:border-r dark:border-gray-800">
         <h1 className="mb-4 text-xl font-semibold tracking-tight">Text to Speech</h1>
         {loadError && (
           <p role="alert" className="mb-4 flex items-center gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
@@ -150,20 +215,21 @@ export function TextToSpeechPage({
         <TextArea
           id={textId}
           value={text}
-          onChange={(e) => setText(e.target.value.slice(0, maxLength))}
+          onChange={(e) => changeText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();
               submit();
             }
           }}
-          maxLength={maxLength}
+          aria-invalid={tooLong || undefined}
+          aria-describedby={tooLong || cutBy > 0 ? `${textId}-limit` : undefined}
           placeholder="Start typing here or paste any text you want to turn into lifelike speech…"
           className="min-h-[16rem] flex-1 border-transparent bg-transparent p-0 text-base leading-relaxed shadow-none! focus:border-transparent focus:ring-0 dark:border-transparent dark:bg-transparent dark:focus:border-transparent"
         />
         <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 dark:border-gray-800">
           <div className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
-            <span data-testid="character-count">
+            <span data-testid="character-count" className={cn(tooLong && 'font-medium text-red-600 dark:text-red-400')}>
               {formatNumber(characters)} / {formatNumber(maxLength)} characters
             </span>
             <span className="mx-2" aria-hidden="true">
@@ -188,6 +254,19 @@ export function TextToSpeechPage({
             Generate speech
           </Button>
         </div>
+        {tooLong && (
+          <p id={`${textId}-limit`} role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
+            This text is {formatNumber(characters)} characters long. {selectedModel?.name ?? 'This model'} takes at most{' '}
+            {formatNumber(maxLength)} characters per request{planName ? ` on the ${planName} plan` : ''}: shorten the text or pick
+            another model.
+          </p>
+        )}
+        {!tooLong && cutBy > 0 && (
+          <p id={`${textId}-limit`} role="status" className="mt-2 text-sm text-amber-800 dark:text-amber-200">
+            The pasted text was cut: its last {formatNumber(cutBy)} {cutBy === 1 ? 'character was' : 'characters were'} left out,
+            because one request takes at most {formatNumber(maxLength)} characters{planName ? ` on the ${planName} plan` : ''}.
+          </p>
+        )}
         {!ttsAllowed && (
           <p id={blockedId} role="status" className="mt-2 flex items-center gap-2 text-sm text-amber-800 dark:text-amber-200">
             <AlertIcon size={16} /> {TTS_NOT_ALLOWED}
@@ -200,7 +279,7 @@ export function TextToSpeechPage({
         )}
       </section>
 
-      <aside className="w-full shrink-0 lg:w-96 xl:w-[26rem]">
+      <aside className="w-full shrink-0 lg:w-96 lg:overflow-y-auto xl:w-[26rem]">
         <div role="tablist" aria-label="Text to speech panels" className="flex border-b border-gray-200 px-4 dark:border-gray-800">
           {(['settings', 'history'] as const).map((t) => (
             <button

@@ -11,10 +11,12 @@ import { toast } from '@/lib/toast';
 import type { Voice } from '../api';
 import { useDebounced } from '../hooks/useDebounced';
 import { useVoices } from '../hooks/queries';
+import { humanizeLabel } from '@/lib/format';
+import { serverPath } from '@/lib/url';
 
 export function voiceLabels(voice: Voice): string[] {
   const l = voice.labels ?? {};
-  return [l.accent, l.gender, l.age, l.descriptive, l.use_case].filter((x): x is string => Boolean(x));
+  return [l.accent, l.gender, l.age, l.descriptive, l.use_case].filter((x): x is string => Boolean(x)).map(humanizeLabel);
 }
 
 function Avatar({ name }: { name: string }) {
@@ -59,7 +61,7 @@ export function useVoicePreview() {
     }
     player.load({
       id: previewItemId(voice.voice_id),
-      src: voice.preview_url,
+      src: serverPath(voice.preview_url),
       type: 'voicePreview',
       title: 'Voice preview',
       voiceName: voice.name,

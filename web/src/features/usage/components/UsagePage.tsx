@@ -18,7 +18,7 @@ export function UsagePage() {
   return (
     <div className="mx-auto max-w-3xl p-4 sm:p-8">
       <h1 className="text-2xl font-semibold tracking-tight">Usage</h1>
-      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Credits used this billing period. One character costs one credit.</p>
+      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Credits used this billing period. Text to speech costs one credit per character, times the model’s cost factor: half on the Flash and Turbo models.</p>
       {isPending && (
         <div className="mt-8 flex items-center gap-2 text-sm text-gray-500">
           <Spinner /> Loading usage…

@@ -25,3 +25,9 @@ export function roleLabel(w: Pick<WorkspaceMembership, 'role' | 'is_owner'>): st
   if (w.is_owner) return 'Owner';
   return w.role === 'admin' ? 'Admin' : 'Editor';
 }
+
+/** A new free workspace owned by the user; the session moves to it. */
+export const createWorkspace = (name: string) => unwrap(client.POST('/api/workspaces', { body: { name } }));
+
+/** Renames the workspace the session works in (admins). */
+export const renameWorkspace = (name: string) => unwrap(client.PATCH('/api/workspace', { body: { name } }));

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '@/lib/toast';
@@ -52,4 +52,46 @@ describe('workspace switcher', () => {
     expect(await screen.findByRole('button', { name: 'Workspace: Acme Audio. Switch workspace' })).toBeInTheDocument();
     expect(calls.find((c) => c.url.pathname === '/api/workspaces/switch')!.body).toEqual({ workspace_id: 'w2' });
   });
+
+  it('renames the current workspace and creates a new one', async () => {
+    let current = 'w1';
+    const names: Record<string, string> = { w1: 'ada@example.com\'s workspace' };
+    const list = () => ({
+      current_workspace_id: current,
+      workspaces: Object.entries(names).map(([id, name]) => ({
+        workspace_id: id, name, tier: 'free', role: 'admin', seat_type: 'workspace_admin', is_owner: true, is_locked: false, is_current: id === current,
+      })),
+    });
+    const { calls } = mockFetch({
+      'GET /api/workspaces': () => jsonResponse(list()),
+      'PATCH /api/workspace': ({ body }) => {
+        names[current] = (body as { name: string }).name;
+        return jsonResponse({ workspace_id: current, name: names[current] });
+      },
+      'POST /api/workspaces': ({ body }) => {
+        current = 'w2';
+        names.w2 = (body as { name: string }).name;
+        return jsonResponse({ workspace_id: 'w2', name: names.w2, tier: 'free', role: 'admin', is_current: true }, 201);
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<WorkspaceSwitcher />, { route: '/app/usage' });
+    await user.click(await screen.findByRole('button', { name: /Workspace: ada@example.com's workspace/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Rename workspace' }));
+    const rename = await screen.findByRole('dialog', { name: 'Rename workspace' });
+    await user.clear(within(rename).getByLabelText('Workspace name'));
+    await user.click(within(rename).getByRole('button', { name: 'Save' }));
+    expect(within(rename).getByText('Please give the workspace a name.')).toBeInTheDocument();
+    await user.type(within(rename).getByLabelText('Workspace name'), 'Ada Studio');
+    await user.click(within(rename).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'Workspace: Ada Studio. Switch workspace' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Workspace: Ada Studio. Switch workspace' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Create workspace' }));
+    const create = await screen.findByRole('dialog', { name: 'Create a workspace' });
+    await user.type(within(create).getByLabelText('Workspace name'), 'Podcast team');
+    await user.click(within(create).getByRole('button', { name: 'Create workspace' }));
+    expect(await screen.findByRole('button', { name: 'Workspace: Podcast team. Switch workspace' })).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/workspaces')!.body).toEqual({ name: 'Podcast team' });
+  }, 20_000);
 });

@@ -1,5 +1,6 @@
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckIcon, ChevronsUpDownIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
@@ -7,6 +8,10 @@ import { httpErrorMessage } from '@/lib/api';
 import { usePlayerStore } from '@/lib/player';
 import { toast } from '@/lib/toast';
 import { listWorkspaces, refetchEverything, roleLabel, switchWorkspace, workspacesQueryKey } from '../api';
+import { WorkspaceNameDialog } from './WorkspaceNameDialog';
+
+const menuItem =
+  'flex cursor-pointer items-center gap-2.5 rounded-lg px-3 py-2 outline-none data-highlighted:bg-gray-100 dark:data-highlighted:bg-gray-800';
 
 function initial(name: string): string {
   return (name.trim() || '?').slice(0, 1).toUpperCase();
@@ -18,6 +23,14 @@ export function WorkspaceSwitcher() {
   const navigate = useNavigate();
   const player = usePlayerStore();
   const workspaces = useQuery({ queryKey: workspacesQueryKey, queryFn: listWorkspaces, staleTime: 60_000 });
+  const [naming, setNaming] = useState<'create' | 'rename' | null>(null);
+  // After creating, the session works in the new workspace: everything cached is the old one's.
+  const created = async (name: string) => {
+    player.clear();
+    await refetchEverything(queryClient);
+    toast.success(`Created ${name}`);
+    navigate('/app/speech-synthesis/text-to-speech');
+  };
   const change = useMutation({
     mutationFn: switchWorkspace,
     onSuccess: async (_, id) => {
@@ -35,6 +48,7 @@ export function WorkspaceSwitcher() {
   if (workspaces.isError || (workspaces.isSuccess && list.length === 0)) return null;
 
   return (
+    <>
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
         aria-label={current ? `Workspace: ${current.name}. Switch workspace` : 'Switch workspace'}
@@ -84,8 +98,26 @@ export function WorkspaceSwitcher() {
               )}
             </DropdownMenu.Item>
           ))}
+          <DropdownMenu.Separator className="my-1 h-px bg-gray-200 dark:bg-gray-800" />
+          {current?.role === 'admin' && (
+            <DropdownMenu.Item onSelect={() => setNaming('rename')} className={menuItem}>
+              Rename workspace
+            </DropdownMenu.Item>
+          )}
+          <DropdownMenu.Item onSelect={() => setNaming('create')} className={menuItem}>
+            Create workspace
+          </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
+    {naming && (
+      <WorkspaceNameDialog
+        mode={naming}
+        current={naming === 'rename' ? current?.name : ''}
+        onOpenChange={(open) => !open && setNaming(null)}
+        onCreated={created}
+      />
+    )}
+    </>
   );
 }

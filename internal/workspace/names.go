@@ -1,0 +1,79 @@
+package workspace
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"timbre/internal/audit"
+	"timbre/internal/httpx"
+	"timbre/internal/plan"
+	"timbre/internal/store"
+)
+
+// Limits of workspace names and of the workspaces one user may own (each new one is a free
+// workspace with its own monthly credits, so the number is kept small).
+const (
+	MaxWorkspaceName   = 100
+	MaxOwnedWorkspaces = 5
+)
+
+// workspaceName reads and checks the "name" field of a body.
+func (h *Handlers) workspaceName(r *http.Request) (string, error) {
+	var body struct {
+		Name *string `json:"name"`
+	}
+	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
+		return "", err
+	}
+	if body.Name == nil || strings.TrimSpace(*body.Name) == "" {
+		return "", httpx.Invalid("body", "name", "missing", "Please give the workspace a name.")
+	}
+	name := strings.TrimSpace(*body.Name)
+	if utf8.RuneCountInString(name) > MaxWorkspaceName {
+		return "", httpx.Invalid("body", "name", "string_too_long", "The name can be at most 100 characters long.")
+	}
+	return name, nil
+}
+
+// renameWorkspace is PATCH /api/workspace {name}: admins rename the workspace they work in.
+func (h *Handlers) renameWorkspace(w http.ResponseWriter, r *http.Request) error {
+	name, err := h.workspaceName(r)
+	if err != nil {
+		return err
+	}
+	c := caller(r)
+	if err := h.Svc.DB.RenameWorkspace(r.Context(), c.WorkspaceID, name); err != nil {
+		return err
+	}
+	h.record(r, audit.Event{WorkspaceID: c.WorkspaceID, Class: "workspace", Activity: "rename", Target: c.WorkspaceID, Details: map[string]any{"name": name}})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace_id": c.WorkspaceID, "name": name})
+	return nil
+}
+
+// createWorkspace is POST /api/workspaces {name}: a new free workspace owned by the caller, who
+// is its admin; the session moves there.
+func (h *Handlers) createWorkspace(w http.ResponseWriter, r *http.Request) error {
+	name, err := h.workspaceName(r)
+	if err != nil {
+		return err
+	}
+	c := caller(r)
+	if !c.ViaSession {
+		return httpx.Errorf(http.StatusBadRequest, "session_required", "Creating workspaces is for signed-in browsers.")
+	}
+	ws, err := h.Svc.DB.CreateWorkspace(r.Context(), c.UserID, name, plan.Default, MaxOwnedWorkspaces, h.Svc.now())
+	if errors.Is(err, store.ErrLimitReached) {
+		return httpx.Errorf(http.StatusConflict, "workspace_limit_reached", "You already own %d workspaces, the most one person may own.", MaxOwnedWorkspaces)
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.Svc.DB.SetSessionWorkspace(r.Context(), h.sessionToken(r), c.UserID, ws.ID); err != nil {
+		return err
+	}
+	h.record(r, audit.Event{WorkspaceID: ws.ID, Class: "workspace", Activity: "create", Target: ws.ID, Details: map[string]any{"name": name}})
+	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"workspace_id": ws.ID, "name": ws.Name, "tier": ws.Tier, "role": "admin", "is_current": true})
+	return nil
+}

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { client, unwrap, type Schemas } from '@/lib/api';
+
+export type Capabilities = Schemas['Capabilities'];
+export type FeatureId =
+  | 'text_to_speech'
+  | 'speech_history'
+  | 'premade_voices'
+  | 'api_keys'
+  | 'workspaces'
+  | 'service_accounts'
+  | 'webhooks'
+  | 'sso'
+  | 'two_factor'
+  | 'audit_log'
+  | 'referrals';
+
+/**
+ * The answer differs signed in (plan limits) and out, so pages before and after sign-in keep
+ * separate cache entries.
+ */
+export const capabilitiesQueryKey = (scope: 'public' | 'session') => ['capabilities', scope] as const;
+
+export const getCapabilities = () => unwrap(client.GET('/api/capabilities'));
+
+/** What the server really offers (GET /api/capabilities), plus the caller's plan limits when signed in. */
+export function useCapabilities(scope: 'public' | 'session' = 'session') {
+  return useQuery({ queryKey: capabilitiesQueryKey(scope), queryFn: getCapabilities, staleTime: 60_000 });
+}
+
+/** Whether the server offers a feature; undefined while unknown. */
+export function offers(caps: Capabilities | undefined, id: FeatureId): boolean | undefined {
+  return caps ? caps.features.some((f) => f.id === id) : undefined;
+}
+
+/** The per-request character limit and cost multiplier of a model on the caller's plan. */
+export function modelLimit(caps: Capabilities | undefined, modelId: string | null | undefined) {
+  return caps?.text_to_speech?.models.find((m) => m.model_id === modelId);
+}
+
+/**
+ * Characters a text counts for: none when it is only whitespace (the server refuses such text),
+ * else every character (code point), as the server counts them.
+ */
+export function countCharacters(text: string): number {
+  return text.trim() === '' ? 0 : Array.from(text).length;
+}
+
+/** Credits a request costs: characters × the model's multiplier, rounded up (as the server charges). */
+export function creditCost(characters: number, multiplier = 1): number {
+  return Math.ceil(characters * multiplier);
+}
