@@ -72,16 +72,17 @@ func (s *Service) mailVerification(ctx context.Context, email string) error {
 	return s.SendVerification(ctx, u)
 }
 
-// withCodeLimit runs an action-code check under the per-address limit on wrong codes.
+// withCodeLimit runs an action-code check under the per-address limit on wrong codes: the
+// attempt is counted first (so parallel guesses cannot outrun the limit) and refunded unless
+// the code was wrong.
 func (s *Service) withCodeLimit(ctx context.Context, c Client, fn func() error) error {
-	if over, err := s.over(ctx, LimitCodeIP, c.IP); err != nil || over {
-		return orErr(err, ErrTooManyAttempts)
+	if err := s.request(ctx, LimitCodeIP, c.IP); err != nil {
+		return err
 	}
 	err := fn()
-	if errors.Is(err, ErrInvalidActionCode) {
-		if _, e := s.count(ctx, LimitCodeIP, c.IP); e != nil {
-			return e
-		}
+	var ae *httpx.Error
+	if !errors.As(err, &ae) || ae.Status != "invalid_action_code" {
+		s.refund(ctx, LimitCodeIP, c.IP)
 	}
 	return err
 }
@@ -141,8 +142,8 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 	if code == "" {
 		return "", httpx.Invalid("query", "verification_code", "missing", "Field required.")
 	}
-	if over, err := s.over(ctx, LimitEmailCodeUser, userID); err != nil || over {
-		return "", orErr(err, ErrTooManyAttempts)
+	if err := s.request(ctx, LimitEmailCodeUser, userID); err != nil { // counted before the check
+		return "", err
 	}
 	u, err := s.DB.UserByID(ctx, userID)
 	if err != nil {
@@ -162,9 +163,6 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 	})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		if _, e := s.count(ctx, LimitEmailCodeUser, userID); e != nil {
-			return "", e
-		}
 		return "", emailUpdateFailed("invalid_verification_code", "the verification code is wrong or has expired.")
 	case store.IsUniqueViolation(err):
 		return "", emailUpdateFailed("email_already_exists", "an account with this email already exists.")
@@ -244,12 +242,6 @@ func (s *Service) OptOutOfUpdates(ctx context.Context, c Client, code string) er
 		return err
 	})
 	if err != nil {
-		var ae *httpx.Error
-		if errors.As(err, &ae) && ae.Status == "invalid_action_code" {
-			if _, e := s.count(ctx, LimitCodeIP, c.IP); e != nil {
-				return e
-			}
-		}
 		return err
 	}
 	if u, err := s.DB.UserByID(ctx, userID); err == nil {

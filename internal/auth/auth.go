@@ -270,25 +270,21 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	var safe bool
 	res.RedirectTo, safe = SafeRedirect(in.Redirect, s.PublicURL)
 	res.UnsafeRedirect = !safe
-	if over, err := s.over(ctx, LimitSignInIP, c.IP); err != nil || over {
-		return nil, orErr(err, ErrTooManyAttempts)
-	}
 	if err := s.checkSSORequired(ctx, email); err != nil { // before the password: none is checked
 		return nil, err
 	}
-	if over, err := s.over(ctx, LimitSignInAccount, email); err != nil || over {
+	// The attempt is counted before the (slow) password check, so parallel guesses cannot
+	// outrun the limits; a success refunds it.
+	if err := s.request(ctx, LimitSignInIP, c.IP); err != nil {
+		return nil, err
+	}
+	if err := s.signInAttempt(ctx, email, c.IP); err != nil {
 		if u, e := s.DB.UserByEmail(ctx, email); e == nil {
 			s.audit(ctx, c, u, "auth", "sign_in_locked", nil)
 		}
-		return nil, orErr(err, ErrAccountLocked)
+		return nil, err
 	}
 	fail := func(u *store.User) (*SignInResult, error) {
-		if _, err := s.count(ctx, LimitSignInIP, c.IP); err != nil {
-			return nil, err
-		}
-		if _, err := s.count(ctx, LimitSignInAccount, email); err != nil {
-			return nil, err
-		}
 		if u != nil {
 			s.audit(ctx, c, u, "auth", "sign_in_failed", nil)
 		}
@@ -312,7 +308,7 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	if !u.EmailVerified {
 		return nil, ErrEmailNotVerified
 	}
-	s.forget(ctx, LimitSignInAccount, email)
+	s.signInSucceeded(ctx, email, c.IP)
 	if in.PriorSession != "" {
 		_ = s.DB.DeleteSession(ctx, in.PriorSession)
 	}

@@ -79,7 +79,11 @@ func (h *Handlers) mfaStatus(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) mfaEnroll(w http.ResponseWriter, r *http.Request) error {
-	e, err := h.Svc.StartTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID)
+	var b codeBody
+	if err := h.decodeOptional(r, &b); err != nil {
+		return err
+	}
+	e, err := h.Svc.StartTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, sessionProof(r, b.Password))
 	if err != nil {
 		return err
 	}

@@ -256,6 +256,12 @@ func (db *DB) RateLimitHits(ctx context.Context, bucket string, window time.Dura
 	return hits, err
 }
 
+// UnhitRateLimit takes one attempt back from bucket's current window (never below zero).
+func (db *DB) UnhitRateLimit(ctx context.Context, bucket string, window time.Duration, now time.Time) error {
+	_, err := db.exec(ctx, `UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND window_start_unix > ? AND hits > 0`, bucket, now.Add(-window).Unix())
+	return err
+}
+
 // ClearRateLimit forgets a bucket's attempts (after a success).
 func (db *DB) ClearRateLimit(ctx context.Context, bucket string) error {
 	_, err := db.exec(ctx, `DELETE FROM rate_limits WHERE bucket = ?`, bucket)
