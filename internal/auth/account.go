@@ -136,8 +136,9 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 }
 
 // ChangeEmail uses a change code: the account moves to the new address (verified), and the old
-// address gets a recoverEmail link that undoes it.
-func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string) (string, error) {
+// address gets a recoverEmail link that undoes it. Every other session of the user ends (keepToken
+// is the caller's) and every code mailed before (to either address) stops working.
+func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, keepToken, code string) (string, error) {
 	code = strings.TrimSpace(code)
 	if code == "" {
 		return "", httpx.Invalid("query", "verification_code", "missing", "Field required.")
@@ -157,6 +158,12 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 			return err
 		}
 		if err := tx.SetEmail(ctx, userID, newEmail); err != nil {
+			return err
+		}
+		if err := tx.VoidUserCodes(ctx, userID); err != nil {
+			return err
+		}
+		if err := tx.EndOtherSessions(ctx, userID, keepToken); err != nil {
 			return err
 		}
 		return tx.CreateActionCodeWithPayload(ctx, recoverCode, userID, store.CodeRecoverEmail, u.Email, s.now().Add(recoverEmailTTL))
@@ -183,8 +190,9 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 }
 
 // RecoverEmail undoes an email change with the code mailed to the old address: the old address
-// comes back and every session ends.
-func (s *Service) RecoverEmail(ctx context.Context, c Client, code string) (*store.User, error) {
+// comes back, every session ends and every outstanding code stops working; with revokeKeys the
+// user's API keys go too, in the same transaction.
+func (s *Service) RecoverEmail(ctx context.Context, c Client, code string, revokeKeys bool) (*store.User, error) {
 	var userID, old string
 	err := s.withCodeLimit(ctx, c, func() error {
 		err := s.DB.InTx(ctx, func(tx *store.Tx) error {
@@ -194,6 +202,14 @@ func (s *Service) RecoverEmail(ctx context.Context, c Client, code string) (*sto
 			}
 			if err := tx.SetEmail(ctx, userID, old); err != nil {
 				return err
+			}
+			if err := tx.VoidUserCodes(ctx, userID); err != nil {
+				return err
+			}
+			if revokeKeys {
+				if err := tx.DeleteUserAPIKeys(ctx, userID); err != nil {
+					return err
+				}
 			}
 			return tx.EndUserSessions(ctx, userID)
 		})

@@ -47,6 +47,7 @@ type credentials struct {
 	Redirect      string `json:"redirect"`
 	InviteCode    string `json:"invite_code"`
 	ReferralCode  string `json:"referral_code"`
+	RevokeAPIKeys bool   `json:"revoke_api_keys"` // reset: revoke the account's API keys too
 }
 
 func (h *Handlers) decode(r *http.Request) (*credentials, error) {
@@ -63,7 +64,11 @@ func (h *Handlers) signUp(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, err := h.Svc.SignUpWith(r.Context(), SignUpInput{Email: c.Email, Password: c.Password, TermsAccepted: c.TermsAccepted,
-		InviteCode: c.InviteCode, ReferralCode: c.ReferralCode})
+		InviteCode: c.InviteCode, ReferralCode: c.ReferralCode, Client: ClientOf(r)})
+	if errors.Is(err, ErrEmailTaken) {
+		// The owner was mailed; the caller gets a fresh sign-up's answer (a random id no account has).
+		u, err = &store.User{ID: store.NewID(), Email: strings.ToLower(strings.TrimSpace(c.Email))}, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -221,7 +226,7 @@ func (h *Handlers) resetPassword(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.Svc.withCodeLimit(r.Context(), ClientOf(r), func() error {
-		return h.Svc.ResetPassword(r.Context(), c.Code, c.Password)
+		return h.Svc.ResetPassword(r.Context(), c.Code, c.Password, c.RevokeAPIKeys)
 	}); err != nil {
 		return err
 	}

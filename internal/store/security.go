@@ -313,6 +313,27 @@ func (tx *Tx) SetEmail(ctx context.Context, userID, email string) error {
 	return affected(tx.exec(ctx, `UPDATE users SET email = ?, email_verified = ? WHERE id = ?`, email, true, userID))
 }
 
+// VoidUserCodes uses up every outstanding code of the user inside tx (after a password reset or
+// an email change, codes mailed before must not work). Email-recovery and opt-out links stay:
+// they are the owner's way back, and harmless.
+func (tx *Tx) VoidUserCodes(ctx context.Context, userID string) error {
+	_, err := tx.exec(ctx, `UPDATE action_codes SET used = ? WHERE user_id = ? AND used = ? AND kind NOT IN (?, ?)`,
+		true, userID, false, CodeRecoverEmail, CodeOptOutUpdates)
+	return err
+}
+
+// DeleteUserAPIKeys revokes every API key the user made, in every workspace, inside tx.
+func (tx *Tx) DeleteUserAPIKeys(ctx context.Context, userID string) error {
+	_, err := tx.exec(ctx, `DELETE FROM api_keys WHERE user_id = ?`, userID)
+	return err
+}
+
+// EndOtherSessions ends every session of the user except the one with keepToken, inside tx.
+func (tx *Tx) EndOtherSessions(ctx context.Context, userID, keepToken string) error {
+	_, err := tx.exec(ctx, `DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?`, userID, HashToken(keepToken))
+	return err
+}
+
 // EndUserSessions ends every session of the user inside tx.
 func (tx *Tx) EndUserSessions(ctx context.Context, userID string) error {
 	_, err := tx.exec(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
