@@ -95,7 +95,6 @@ func validateEmail(v *httpx.Validator, email string) {
 	}
 }
 
-
 // Invites is the workspace invitations a sign-up may carry (the workspace package).
 type Invites interface {
 	CheckInviteCode(ctx context.Context, code, email string) error
