@@ -32,9 +32,10 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("POST /api/auth/check-reset-code", h.checkResetCode)
 	rt.Public("POST /api/auth/reset-password", h.resetPassword)
 	rt.Public("GET /api/dev/mailbox", h.mailbox)
-	rt.Authed("GET /v1/user/api-keys", h.listKeys)
+	// Listing and deleting keys is key management: it needs the permission that creating does.
+	rt.Authed("GET /v1/user/api-keys", h.listKeys, httpx.Perm("create_user_api_key"))
 	rt.Authed("POST /v1/user/create-api-key", h.createKey, httpx.Perm("create_user_api_key"), httpx.Feature("create_user_api_key"))
-	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey)
+	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey, httpx.Perm("create_user_api_key"))
 	rt.Authed("GET /v1/user/referral-link", h.referralLink, httpx.Perm("user_read"))
 	h.securityRoutes(rt)
 }
