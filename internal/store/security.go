@@ -553,9 +553,11 @@ func (tx *Tx) leaveSharedWorkspace(ctx context.Context, workspaceID, userID stri
 		return notFound(err)
 	}
 	if owner == userID {
+		// Only a person may own a workspace: a service account (API keys only) never inherits it.
 		var next string
-		err := tx.queryRow(ctx, `SELECT user_id FROM workspace_members WHERE workspace_id = ? AND user_id <> ?
-			ORDER BY CASE WHEN role = 'admin' THEN 0 ELSE 1 END, user_id LIMIT 1`, workspaceID, userID).Scan(&next)
+		err := tx.queryRow(ctx, `SELECT m.user_id FROM workspace_members m JOIN users u ON u.id = m.user_id
+			WHERE m.workspace_id = ? AND m.user_id <> ? AND u.is_service_account = ?
+			ORDER BY CASE WHEN m.role = 'admin' THEN 0 ELSE 1 END, m.user_id LIMIT 1`, workspaceID, userID, false).Scan(&next)
 		if err != nil {
 			return notFound(err)
 		}
