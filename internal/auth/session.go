@@ -24,6 +24,8 @@ var mfaEnrollmentRoutes = map[string]bool{
 	"GET /api/auth/mfa":                  true,
 	"POST /api/auth/mfa/totp/enroll":     true,
 	"POST /api/auth/mfa/totp/confirm":    true,
+	// Enrolling asks for the password or a mailed code first.
+	"POST /v1/user/verify-sensitive-action-code": true,
 }
 
 // authenticateSession resolves the caller from the session cookie: the session must exist, be
