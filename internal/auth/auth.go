@@ -362,9 +362,21 @@ func (s *Service) OpenSession(ctx context.Context, u *store.User) (token, csrf s
 // OpenSessionFor is OpenSession remembering the browser (user agent and address) for the
 // session list. Every call makes fresh random tokens.
 func (s *Service) OpenSessionFor(ctx context.Context, u *store.User, c Client) (token, csrf string, err error) {
+	return s.openSession(ctx, u, c, store.SessionMeta{})
+}
+
+// OpenSSOSession is OpenSessionFor after an SSO sign-in through the identity provider of
+// u.WorkspaceID: the session satisfies that workspace's MFA requirement, and no other's.
+func (s *Service) OpenSSOSession(ctx context.Context, u *store.User, c Client) (token, csrf string, err error) {
+	return s.openSession(ctx, u, c, store.SessionMeta{SSOWorkspaceID: u.WorkspaceID})
+}
+
+// openSession stores a new session with how its user proved who they are (m's MFADone and
+// SSOWorkspaceID); the browser's details come from c.
+func (s *Service) openSession(ctx context.Context, u *store.User, c Client, m store.SessionMeta) (token, csrf string, err error) {
 	token, csrf = store.RandomString(43), store.RandomString(32)
-	err = s.DB.CreateSessionWithMeta(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()},
-		store.SessionMeta{PublicID: store.NewID(), UserAgent: c.UserAgent, IP: c.IP}, s.now())
+	m.PublicID, m.UserAgent, m.IP = store.NewID(), c.UserAgent, c.IP
+	err = s.DB.CreateSessionWithMeta(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()}, m, s.now())
 	return token, csrf, err
 }
 

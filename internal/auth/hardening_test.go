@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pquerna/otp/totp"
 
@@ -235,4 +236,60 @@ func TestTOTPEnrolmentNeedsProof(t *testing.T) {
 func (b browser) userID(t *testing.T, e *secEnv) string {
 	t.Helper()
 	return wantHTTP(t, e.do("POST", "/test/authed", nil, b.opts()...), http.StatusOK, "")["user_id"].(string)
+}
+
+// TestMFARequiredNeedsThisSessionsMFA: in a workspace that requires MFA, a session counts only
+// when it answered a second factor itself, or was signed in by that workspace's own identity
+// provider; an SSO sign-in elsewhere (which asks no TOTP) does not carry over.
+func TestMFARequiredNeedsThisSessionsMFA(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		e := newSecEnv(t, db)
+		ctx := ctxT(t)
+		const email, password = "mo@example.com", "mo's long password"
+		u := signUpVerified(t, e.svc, e.mail, email, password)
+		b := e.signIn(email, password)
+		m := wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": password}, b.opts()...), http.StatusOK, "")
+		secret := m["secret"].(string)
+		code, _ := totp.GenerateCode(secret, e.clk.Now())
+		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": code}, b.opts()...), http.StatusOK, "")
+
+		// Another workspace (with its own identity provider) that the user belongs to; their
+		// own workspace requires MFA.
+		other, _, err := db.CreateUserWithWorkspace(ctx, "boss@corp.example", "", true, "free", e.clk.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rawExec(t, db, `INSERT INTO workspace_members (workspace_id, user_id, role, joined_at_unix) VALUES (?, ?, 'editor', 0)`, other.WorkspaceID, u.ID)
+		rawExec(t, db, `UPDATE workspaces SET mfa_required_for_users = ? WHERE id = ?`, true, u.WorkspaceID)
+
+		// The enrolling session answered a code: it passes.
+		wantHTTP(t, e.do("POST", "/test/authed", nil, b.opts()...), http.StatusOK, "")
+		// An SSO session of the other workspace, switched into the MFA-required one: refused.
+		su := *u
+		su.WorkspaceID = other.WorkspaceID
+		tok, csrf, err := e.svc.OpenSSOSession(ctx, &su, auth.Client{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sso := browser{&http.Cookie{Name: auth.SessionCookie, Value: tok}, &http.Cookie{Name: auth.CSRFCookie, Value: csrf}}
+		wantHTTP(t, e.do("POST", "/test/authed", nil, sso.opts()...), http.StatusOK, "") // its own workspace requires nothing
+		if err := db.SetSessionWorkspace(ctx, tok, u.ID, u.WorkspaceID); err != nil {
+			t.Fatal(err)
+		}
+		wantHTTP(t, e.do("POST", "/test/authed", nil, sso.opts()...), http.StatusForbidden, "mfa_verification_required")
+		// An SSO session of the MFA-requiring workspace itself counts.
+		own, ownCSRF, err := e.svc.OpenSSOSession(ctx, u, auth.Client{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantHTTP(t, e.do("POST", "/test/authed", nil, browser{&http.Cookie{Name: auth.SessionCookie, Value: own}, &http.Cookie{Name: auth.CSRFCookie, Value: ownCSRF}}.opts()...), http.StatusOK, "")
+		// A password sign-in answers the TOTP challenge, and then passes.
+		e.clk.Advance(30 * time.Second)
+		tokMFA := wantHTTP(t, e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": password}), http.StatusOK, "")["mfa_token"].(string)
+		code, _ = totp.GenerateCode(secret, e.clk.Now())
+		w := e.do("POST", "/api/auth/mfa/verify", map[string]any{"mfa_token": tokMFA, "code": code})
+		wantHTTP(t, w, http.StatusOK, "")
+		s, c := checkSignInCookies(t, w)
+		wantHTTP(t, e.do("POST", "/test/authed", nil, browser{s, c}.opts()...), http.StatusOK, "")
+	})
 }

@@ -78,8 +78,9 @@ func (s *Service) StartTOTP(ctx context.Context, c Client, userID string, proof 
 }
 
 // ConfirmTOTP checks a code from the pending secret, turns MFA on and returns the backup codes
-// (shown once; only their hashes are kept).
-func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, code string) ([]string, error) {
+// (shown once; only their hashes are kept). The session with token (the caller's) answered a
+// code, so it counts as having done MFA.
+func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, token, code string) ([]string, error) {
 	if err := validCode(code); err != nil {
 		return nil, err
 	}
@@ -116,6 +117,11 @@ func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, code string
 		return nil, err
 	}
 	s.mfaPassed(ctx, c, userID)
+	if token != "" {
+		if err := s.DB.MarkSessionMFADone(ctx, token); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
 	s.audit(ctx, c, u, "mfa", "totp_enabled", nil)
 	return codes, nil
 }
@@ -200,7 +206,7 @@ func (s *Service) VerifyMFA(ctx context.Context, c Client, mfaToken, code, backu
 	if res.RedirectTo == "" {
 		res.RedirectTo = DefaultRedirect
 	}
-	if res.Token, res.CSRF, err = s.OpenSessionFor(ctx, u, c); err != nil {
+	if res.Token, res.CSRF, err = s.openSession(ctx, u, c, store.SessionMeta{MFADone: true}); err != nil {
 		return nil, err
 	}
 	method := "totp"

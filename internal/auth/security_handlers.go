@@ -96,7 +96,8 @@ func (h *Handlers) mfaConfirm(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	codes, err := h.Svc.ConfirmTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code))
+	_, token := h.Svc.currentSession(r)
+	codes, err := h.Svc.ConfirmTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, token, strings.TrimSpace(b.Code))
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func newEnv(t *testing.T, db *store.DB) *env {
 		t.Fatal(err)
 	}
 	svc := &sso.Service{DB: db, Box: box, PublicURL: srv.URL, OpenSession: func(ctx context.Context, r *http.Request, u *store.User) (string, string, error) {
-		return authSvc.OpenSessionFor(ctx, u, auth.ClientOf(r))
+		return authSvc.OpenSSOSession(ctx, u, auth.ClientOf(r))
 	},
 		HTTPClient: &http.Client{Timeout: 10 * time.Second}, AllowInsecureIdP: true}
 	dns := ssotest.NewDNS(t)

@@ -9,20 +9,28 @@ import (
 
 // ---- sessions: metadata, listing, revocation, inactivity --------------------------------------
 
-// SessionMeta is what a session remembers about the browser that opened it.
+// SessionMeta is what a session remembers about the browser that opened it, and how its user
+// proved who they are.
 type SessionMeta struct {
-	PublicID  string // the id shown in the session list (never the token or its hash)
-	UserAgent string
-	IP        string
+	PublicID       string // the id shown in the session list (never the token or its hash)
+	UserAgent      string
+	IP             string
+	MFADone        bool   // the sign-in answered a TOTP or backup code
+	SSOWorkspaceID string // an SSO sign-in: the workspace whose identity provider vouched
 }
 
 // CreateSessionWithMeta stores a session under the hash of token, with its browser's details and
 // last-seen time set to now.
 func (db *DB) CreateSessionWithMeta(ctx context.Context, token string, s Session, m SessionMeta, now time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO sessions (token_hash, user_id, workspace_id, csrf_token, created_at_unix, expires_at_unix, public_id, user_agent, ip, last_seen_unix)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		HashToken(token), s.UserID, s.WorkspaceID, s.CSRFToken, now.Unix(), s.ExpiresAt, m.PublicID, m.UserAgent, m.IP, now.Unix())
+	_, err := db.exec(ctx, `INSERT INTO sessions (token_hash, user_id, workspace_id, csrf_token, created_at_unix, expires_at_unix, public_id, user_agent, ip, last_seen_unix, mfa_done, sso_workspace_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		HashToken(token), s.UserID, s.WorkspaceID, s.CSRFToken, now.Unix(), s.ExpiresAt, m.PublicID, m.UserAgent, m.IP, now.Unix(), m.MFADone, m.SSOWorkspaceID)
 	return err
+}
+
+// MarkSessionMFADone records that the session answered a TOTP code (it enrolled one).
+func (db *DB) MarkSessionMFADone(ctx context.Context, token string) error {
+	return affected(db.exec(ctx, `UPDATE sessions SET mfa_done = ? WHERE token_hash = ?`, true, HashToken(token)))
 }
 
 // SessionState is an unexpired session with what authentication needs to judge it: when it was
@@ -32,9 +40,11 @@ type SessionState struct {
 	PublicID          string
 	CreatedAt         int64
 	LastSeen          int64
-	MFARequired       bool  // the workspace's mfa_required_for_users
-	InactivityTimeout int64 // the workspace's session_inactivity_timeout in seconds; 0 = none
-	TOTPEnabled       bool  // the user has enrolled TOTP
+	MFARequired       bool   // the workspace's mfa_required_for_users
+	InactivityTimeout int64  // the workspace's session_inactivity_timeout in seconds; 0 = none
+	TOTPEnabled       bool   // the user has enrolled TOTP
+	MFADone           bool   // this session answered a TOTP or backup code
+	SSOWorkspaceID    string // the workspace whose identity provider signed this session in, if any
 }
 
 // SessionStateByToken finds an unexpired session with its workspace's security settings, in one query.
@@ -43,10 +53,10 @@ func (db *DB) SessionStateByToken(ctx context.Context, token string, now time.Ti
 	var mfa sql.NullBool
 	var timeout sql.NullInt64
 	err := db.queryRow(ctx, `SELECT s.user_id, s.workspace_id, s.csrf_token, s.expires_at_unix, s.public_id, s.created_at_unix, s.last_seen_unix,
-			w.mfa_required_for_users, w.session_inactivity_timeout, u.totp_enabled
+			w.mfa_required_for_users, w.session_inactivity_timeout, u.totp_enabled, s.mfa_done, s.sso_workspace_id
 		FROM sessions s JOIN workspaces w ON w.id = s.workspace_id JOIN users u ON u.id = s.user_id
 		WHERE s.token_hash = ? AND s.expires_at_unix > ?`, HashToken(token), now.Unix()).Scan(
-		&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt, &s.PublicID, &s.CreatedAt, &s.LastSeen, &mfa, &timeout, &s.TOTPEnabled)
+		&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt, &s.PublicID, &s.CreatedAt, &s.LastSeen, &mfa, &timeout, &s.TOTPEnabled, &s.MFADone, &s.SSOWorkspaceID)
 	if err != nil {
 		return nil, notFound(err)
 	}
