@@ -72,6 +72,31 @@ func (s *Service) mailVerification(ctx context.Context, email string) error {
 	return s.SendVerification(ctx, u)
 }
 
+// ErrSSODomainEmail refuses moving an email off a domain whose workspace requires SSO: with an
+// address elsewhere the member could reset a password and escape single sign-on.
+var ErrSSODomainEmail = httpx.Errorf(http.StatusForbidden, "sso_required",
+	"Your organization requires single sign-on for your email domain, so your email can only change within that domain.")
+
+// checkEmailStaysOnSSODomain refuses a change from an SSO-required domain to another domain.
+func (s *Service) checkEmailStaysOnSSODomain(ctx context.Context, from, to string) error {
+	if s.SSORequired == nil || emailDomain(from) == emailDomain(to) {
+		return nil
+	}
+	on, err := s.SSORequired(ctx, from)
+	if err != nil {
+		return err
+	}
+	if on {
+		return ErrSSODomainEmail
+	}
+	return nil
+}
+
+func emailDomain(email string) string {
+	_, domain, _ := strings.Cut(email, "@")
+	return domain
+}
+
 // withCodeLimit runs an action-code check under the per-address limit on wrong codes: the
 // attempt is counted first (so parallel guesses cannot outrun the limit) and refunded unless
 // the code was wrong.
@@ -116,6 +141,9 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 	if _, err := s.DB.UserByEmail(ctx, newEmail); err == nil {
 		return ErrEmailTaken
 	}
+	if err := s.checkEmailStaysOnSSODomain(ctx, u.Email, newEmail); err != nil {
+		return err
+	}
 	if err := s.checkSensitive(ctx, c, u, proof); err != nil {
 		return err
 	}
@@ -155,6 +183,9 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, keepToken, 
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
 		if newEmail, err = tx.UseUserActionCode(ctx, userID, code, store.CodeChangeEmail, s.now()); err != nil {
+			return err
+		}
+		if err := s.checkEmailStaysOnSSODomain(ctx, u.Email, newEmail); err != nil {
 			return err
 		}
 		if err := tx.SetEmail(ctx, userID, newEmail); err != nil {

@@ -78,6 +78,11 @@ func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
 	if err != nil {
 		return nil, err
 	}
+	// "Require SSO" holds for sessions that were open before it was turned on, and for
+	// sessions that switch into the workspace: only its own identity provider's sign-in counts.
+	if st.SSORequiredHere && st.SSOWorkspaceID != st.WorkspaceID {
+		return nil, ErrSSORequired
+	}
 	if st.MFARequired && !mfaSatisfied(st) && !mfaEnrollmentRoutes[r.Method+" "+r.URL.Path] {
 		if st.TOTPEnabled {
 			return nil, ErrMFAVerificationRequired

@@ -133,6 +133,18 @@ func (e *env) session(u *store.User, workspaceID string) session {
 	return session{tok, csrf}
 }
 
+// ssoSession opens a session as the workspace's identity provider would (an SSO sign-in).
+func (e *env) ssoSession(u *store.User, workspaceID string) session {
+	e.t.Helper()
+	su := *u
+	su.WorkspaceID = workspaceID
+	tok, csrf, err := e.auth.OpenSSOSession(context.Background(), &su, auth.Client{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return session{tok, csrf}
+}
+
 type resp struct {
 	code int
 	body []byte

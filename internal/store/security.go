@@ -45,6 +45,9 @@ type SessionState struct {
 	TOTPEnabled       bool   // the user has enrolled TOTP
 	MFADone           bool   // this session answered a TOTP or backup code
 	SSOWorkspaceID    string // the workspace whose identity provider signed this session in, if any
+	// SSORequiredHere: the session's workspace requires SSO for the user's email domain (it
+	// verified the domain for an enabled provider and turned "Require SSO" on).
+	SSORequiredHere bool
 }
 
 // SessionStateByToken finds an unexpired session with its workspace's security settings, in one query.
@@ -53,10 +56,13 @@ func (db *DB) SessionStateByToken(ctx context.Context, token string, now time.Ti
 	var mfa sql.NullBool
 	var timeout sql.NullInt64
 	err := db.queryRow(ctx, `SELECT s.user_id, s.workspace_id, s.csrf_token, s.expires_at_unix, s.public_id, s.created_at_unix, s.last_seen_unix,
-			w.mfa_required_for_users, w.session_inactivity_timeout, u.totp_enabled, s.mfa_done, s.sso_workspace_id
+			w.mfa_required_for_users, w.session_inactivity_timeout, u.totp_enabled, s.mfa_done, s.sso_workspace_id,
+			EXISTS (SELECT 1 FROM sso_domains d JOIN sso_providers p ON p.id = d.provider_id AND p.workspace_id = d.workspace_id
+				WHERE d.workspace_id = s.workspace_id AND d.verified = ? AND p.enabled = ? AND w.sso_required = ?
+				AND substr(u.email, length(u.email) - length(d.domain)) = '@' || d.domain)
 		FROM sessions s JOIN workspaces w ON w.id = s.workspace_id JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = ? AND s.expires_at_unix > ?`, HashToken(token), now.Unix()).Scan(
-		&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt, &s.PublicID, &s.CreatedAt, &s.LastSeen, &mfa, &timeout, &s.TOTPEnabled, &s.MFADone, &s.SSOWorkspaceID)
+		WHERE s.token_hash = ? AND s.expires_at_unix > ?`, true, true, true, HashToken(token), now.Unix()).Scan(
+		&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt, &s.PublicID, &s.CreatedAt, &s.LastSeen, &mfa, &timeout, &s.TOTPEnabled, &s.MFADone, &s.SSOWorkspaceID, &s.SSORequiredHere)
 	if err != nil {
 		return nil, notFound(err)
 	}
