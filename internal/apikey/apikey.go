@@ -34,6 +34,9 @@ func Create(ctx context.Context, db *store.DB, c *httpx.Caller, nk NewKey, now t
 	if err := grantable(c, nk.Permissions); err != nil {
 		return nil, "", err
 	}
+	if err := unlimitedCaller(ctx, db, c); err != nil {
+		return nil, "", err
+	}
 	secret, preview := NewSecret()
 	k := &store.APIKey{ID: store.NewID(), WorkspaceID: nk.WorkspaceID, UserID: nk.UserID, Name: nk.Name, Preview: preview,
 		KeyHash: store.HashToken(secret), CreatedAt: now.Unix(), Permissions: nk.Permissions, CharacterLimit: nk.CharacterLimit,
@@ -53,6 +56,46 @@ func grantable(c *httpx.Caller, perms []string) error {
 		if !c.Can(p) {
 			return httpx.Errorf(http.StatusUnauthorized, "missing_permissions",
 				"The API key doesn't have the permission %s, so it cannot give it to another key.", p)
+		}
+	}
+	return nil
+}
+
+// errLimitedKey refuses key management to a key with a character limit: a key it made, or a
+// limit it changed, would escape its own limit.
+var errLimitedKey = httpx.Errorf(http.StatusForbidden, "api_key_limited",
+	"This API key has a character limit, so it cannot create keys or change character limits. Use the web app or a key without a limit.")
+
+// unlimitedCaller refuses a caller authenticated by a key that has a character limit.
+func unlimitedCaller(ctx context.Context, db *store.DB, c *httpx.Caller) error {
+	if c == nil || c.APIKeyID == "" {
+		return nil
+	}
+	k, err := db.APIKeyByID(ctx, c.WorkspaceID, c.APIKeyID)
+	if err != nil {
+		return err
+	}
+	if k.CharacterLimit != nil {
+		return errLimitedKey
+	}
+	return nil
+}
+
+// Covers refuses a key-authenticated caller editing a key that holds a permission its own key
+// lacks (re-enabling it, changing its limit): a key never reaches beyond its own permissions.
+// Deleting needs only the key-management permission: revoking takes access away.
+func Covers(c *httpx.Caller, k *store.APIKey) error {
+	if c == nil || c.APIKeyID == "" || c.Permissions == nil {
+		return nil
+	}
+	perms := k.Permissions
+	if k.AllPermissions() {
+		perms = []string{All}
+	}
+	for _, p := range perms {
+		if !c.Can(p) {
+			return httpx.Errorf(http.StatusForbidden, "missing_permissions",
+				"The API key doesn't have the permission %s, which the key it would change holds.", p)
 		}
 	}
 	return nil
@@ -357,8 +400,17 @@ func (h *Handlers) update(r *http.Request, b body, k *store.APIKey) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if err := grantable(httpx.CallerFrom(r.Context()), u.Permissions); err != nil {
+	c := httpx.CallerFrom(r.Context())
+	if err := grantable(c, u.Permissions); err != nil {
 		return err
+	}
+	if err := Covers(c, k); err != nil {
+		return err
+	}
+	if u.CharacterLimit != nil || u.ClearCharacterLimit {
+		if err := unlimitedCaller(r.Context(), h.DB, c); err != nil {
+			return err
+		}
 	}
 	if err := h.DB.UpdateAPIKey(r.Context(), k.WorkspaceID, k.UserID, k.ID, u); err != nil {
 		if errors.Is(err, store.ErrNotFound) {

@@ -129,7 +129,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Auth = &auth.Service{DB: a.DB, Mail: sender, PublicURL: cfg.PublicURL, Box: box, Blobs: a.Blob, Invites: wsSvc}
 	ssoSvc := &sso.Service{DB: a.DB, Box: box, PublicURL: cfg.PublicURL, Resolver: sso.NewResolver(cfg.DNSResolver),
 		OpenSession: func(ctx context.Context, r *http.Request, u *store.User) (string, string, error) {
-			return a.Auth.OpenSessionFor(ctx, u, auth.ClientOf(r))
+			return a.Auth.OpenSSOSession(ctx, u, auth.ClientOf(r))
 		},
 		SeatCheck: wsSvc.SeatAvailable, InviteWorkspace: wsSvc.InviteWorkspace}
 	a.Auth.SSORequired = ssoSvc.SSORequired // password routes refuse emails of domains that must use SSO

@@ -72,16 +72,42 @@ func (s *Service) mailVerification(ctx context.Context, email string) error {
 	return s.SendVerification(ctx, u)
 }
 
-// withCodeLimit runs an action-code check under the per-address limit on wrong codes.
+// ErrSSODomainEmail refuses moving an email off a domain whose workspace requires SSO: with an
+// address elsewhere the member could reset a password and escape single sign-on.
+var ErrSSODomainEmail = httpx.Errorf(http.StatusForbidden, "sso_required",
+	"Your organization requires single sign-on for your email domain, so your email can only change within that domain.")
+
+// checkEmailStaysOnSSODomain refuses a change from an SSO-required domain to another domain.
+func (s *Service) checkEmailStaysOnSSODomain(ctx context.Context, from, to string) error {
+	if s.SSORequired == nil || emailDomain(from) == emailDomain(to) {
+		return nil
+	}
+	on, err := s.SSORequired(ctx, from)
+	if err != nil {
+		return err
+	}
+	if on {
+		return ErrSSODomainEmail
+	}
+	return nil
+}
+
+func emailDomain(email string) string {
+	_, domain, _ := strings.Cut(email, "@")
+	return domain
+}
+
+// withCodeLimit runs an action-code check under the per-address limit on wrong codes: the
+// attempt is counted first (so parallel guesses cannot outrun the limit) and refunded unless
+// the code was wrong.
 func (s *Service) withCodeLimit(ctx context.Context, c Client, fn func() error) error {
-	if over, err := s.over(ctx, LimitCodeIP, c.IP); err != nil || over {
-		return orErr(err, ErrTooManyAttempts)
+	if err := s.request(ctx, LimitCodeIP, c.IP); err != nil {
+		return err
 	}
 	err := fn()
-	if errors.Is(err, ErrInvalidActionCode) {
-		if _, e := s.count(ctx, LimitCodeIP, c.IP); e != nil {
-			return e
-		}
+	var ae *httpx.Error
+	if !errors.As(err, &ae) || ae.Status != "invalid_action_code" {
+		s.refund(ctx, LimitCodeIP, c.IP)
 	}
 	return err
 }
@@ -115,6 +141,9 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 	if _, err := s.DB.UserByEmail(ctx, newEmail); err == nil {
 		return ErrEmailTaken
 	}
+	if err := s.checkEmailStaysOnSSODomain(ctx, u.Email, newEmail); err != nil {
+		return err
+	}
 	if err := s.checkSensitive(ctx, c, u, proof); err != nil {
 		return err
 	}
@@ -135,14 +164,15 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 }
 
 // ChangeEmail uses a change code: the account moves to the new address (verified), and the old
-// address gets a recoverEmail link that undoes it.
-func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string) (string, error) {
+// address gets a recoverEmail link that undoes it. Every other session of the user ends (keepToken
+// is the caller's) and every code mailed before (to either address) stops working.
+func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, keepToken, code string) (string, error) {
 	code = strings.TrimSpace(code)
 	if code == "" {
 		return "", httpx.Invalid("query", "verification_code", "missing", "Field required.")
 	}
-	if over, err := s.over(ctx, LimitEmailCodeUser, userID); err != nil || over {
-		return "", orErr(err, ErrTooManyAttempts)
+	if err := s.request(ctx, LimitEmailCodeUser, userID); err != nil { // counted before the check
+		return "", err
 	}
 	u, err := s.DB.UserByID(ctx, userID)
 	if err != nil {
@@ -155,16 +185,22 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 		if newEmail, err = tx.UseUserActionCode(ctx, userID, code, store.CodeChangeEmail, s.now()); err != nil {
 			return err
 		}
+		if err := s.checkEmailStaysOnSSODomain(ctx, u.Email, newEmail); err != nil {
+			return err
+		}
 		if err := tx.SetEmail(ctx, userID, newEmail); err != nil {
+			return err
+		}
+		if err := tx.VoidUserCodes(ctx, userID); err != nil {
+			return err
+		}
+		if err := tx.EndOtherSessions(ctx, userID, keepToken); err != nil {
 			return err
 		}
 		return tx.CreateActionCodeWithPayload(ctx, recoverCode, userID, store.CodeRecoverEmail, u.Email, s.now().Add(recoverEmailTTL))
 	})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		if _, e := s.count(ctx, LimitEmailCodeUser, userID); e != nil {
-			return "", e
-		}
 		return "", emailUpdateFailed("invalid_verification_code", "the verification code is wrong or has expired.")
 	case store.IsUniqueViolation(err):
 		return "", emailUpdateFailed("email_already_exists", "an account with this email already exists.")
@@ -185,8 +221,9 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, code string
 }
 
 // RecoverEmail undoes an email change with the code mailed to the old address: the old address
-// comes back and every session ends.
-func (s *Service) RecoverEmail(ctx context.Context, c Client, code string) (*store.User, error) {
+// comes back, every session ends and every outstanding code stops working; with revokeKeys the
+// user's API keys go too, in the same transaction.
+func (s *Service) RecoverEmail(ctx context.Context, c Client, code string, revokeKeys bool) (*store.User, error) {
 	var userID, old string
 	err := s.withCodeLimit(ctx, c, func() error {
 		err := s.DB.InTx(ctx, func(tx *store.Tx) error {
@@ -196,6 +233,14 @@ func (s *Service) RecoverEmail(ctx context.Context, c Client, code string) (*sto
 			}
 			if err := tx.SetEmail(ctx, userID, old); err != nil {
 				return err
+			}
+			if err := tx.VoidUserCodes(ctx, userID); err != nil {
+				return err
+			}
+			if revokeKeys {
+				if err := tx.DeleteUserAPIKeys(ctx, userID); err != nil {
+					return err
+				}
 			}
 			return tx.EndUserSessions(ctx, userID)
 		})
@@ -244,12 +289,6 @@ func (s *Service) OptOutOfUpdates(ctx context.Context, c Client, code string) er
 		return err
 	})
 	if err != nil {
-		var ae *httpx.Error
-		if errors.As(err, &ae) && ae.Status == "invalid_action_code" {
-			if _, e := s.count(ctx, LimitCodeIP, c.IP); e != nil {
-				return e
-			}
-		}
 		return err
 	}
 	if u, err := s.DB.UserByID(ctx, userID); err == nil {

@@ -5,7 +5,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"fmt"
 	"html"
 	"net/http"
 	"net/mail"
@@ -96,14 +95,6 @@ func validateEmail(v *httpx.Validator, email string) {
 	}
 }
 
-func validatePassword(v *httpx.Validator, password string) {
-	if len([]rune(password)) < MinPasswordLength {
-		v.Add("body", "password", "value_error", fmt.Sprintf("Password must be at least %d characters.", MinPasswordLength))
-	} else if len(password) > 512 {
-		v.Add("body", "password", "value_error", "Password must be at most 512 characters.")
-	}
-}
-
 // Invites is the workspace invitations a sign-up may carry (the workspace package).
 type Invites interface {
 	CheckInviteCode(ctx context.Context, code, email string) error
@@ -113,19 +104,24 @@ type Invites interface {
 // SignUp creates an unverified user with a workspace on the free plan and mails a verification
 // link. With an invite code (spec §5 pre-sign-up check) the user also joins the inviting workspace.
 func (s *Service) SignUp(ctx context.Context, email, password string, termsAccepted bool, inviteCode string) (*store.User, error) {
-	return s.signUp(ctx, email, password, termsAccepted, inviteCode, nil)
+	return s.signUp(ctx, Client{}, email, password, termsAccepted, inviteCode, nil)
 }
 
 // signUp is SignUp; afterCreate (when set) runs on the new user before the invitation and mail.
-func (s *Service) signUp(ctx context.Context, email, password string, termsAccepted bool, inviteCode string, afterCreate func(*store.User) error) (*store.User, error) {
+// An email that has an account gets ErrEmailTaken, and its owner a mail saying so: the HTTP
+// answer is that of a fresh sign-up, so sign-up does not tell which emails have accounts.
+func (s *Service) signUp(ctx context.Context, c Client, email, password string, termsAccepted bool, inviteCode string, afterCreate func(*store.User) error) (*store.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var v httpx.Validator
 	validateEmail(&v, email)
-	validatePassword(&v, password)
+	validatePassword(&v, password, email)
 	if !termsAccepted {
 		v.Add("body", "terms_accepted", "value_error", "You must accept the terms of service and privacy policy to continue.")
 	}
 	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if err := s.request(ctx, LimitSignUpIP, c.IP); err != nil {
 		return nil, err
 	}
 	if err := s.checkSSORequired(ctx, email); err != nil {
@@ -141,6 +137,9 @@ func (s *Service) signUp(ctx context.Context, email, password string, termsAccep
 	}
 	u, _, err := s.DB.CreateUserWithWorkspace(ctx, email, HashPassword(password), false, plan.Default, s.now())
 	if store.IsUniqueViolation(err) {
+		if err := s.mailSignUpAttempt(ctx, email); err != nil {
+			return nil, err
+		}
 		return nil, ErrEmailTaken
 	}
 	if err != nil {
@@ -162,12 +161,23 @@ func (s *Service) signUp(ctx context.Context, email, password string, termsAccep
 	return u, s.SendVerification(ctx, u)
 }
 
+// mailSignUpAttempt tells the owner of an email that someone tried to sign up with it.
+func (s *Service) mailSignUpAttempt(ctx context.Context, email string) error {
+	link := s.PublicURL + "/app/sign-in"
+	return s.Mail.Send(ctx, mailer.Message{
+		To:      email,
+		Subject: "Someone tried to sign up to Timbre with your address",
+		Text:    "Someone tried to create a Timbre account with this email address, which already has one.\n\nIf it was you, sign in (or reset your password from the sign-in page):\n\n" + link + "\n\nIf it wasn't you, ignore this message: nothing changed.",
+		HTML:    `<p>Someone tried to create a Timbre account with this email address, which already has one.</p><p>If it was you, <a href="` + html.EscapeString(link) + `">sign in</a> (or reset your password from the sign-in page).</p><p>If it wasn't you, ignore this message: nothing changed.</p>`,
+	})
+}
+
 // CreateVerifiedUser is the operator's way in (timbre admin create-user).
 func (s *Service) CreateVerifiedUser(ctx context.Context, email, password string) (*store.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	var v httpx.Validator
 	validateEmail(&v, email)
-	validatePassword(&v, password)
+	validatePassword(&v, password, email)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
@@ -270,25 +280,21 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	var safe bool
 	res.RedirectTo, safe = SafeRedirect(in.Redirect, s.PublicURL)
 	res.UnsafeRedirect = !safe
-	if over, err := s.over(ctx, LimitSignInIP, c.IP); err != nil || over {
-		return nil, orErr(err, ErrTooManyAttempts)
-	}
 	if err := s.checkSSORequired(ctx, email); err != nil { // before the password: none is checked
 		return nil, err
 	}
-	if over, err := s.over(ctx, LimitSignInAccount, email); err != nil || over {
+	// The attempt is counted before the (slow) password check, so parallel guesses cannot
+	// outrun the limits; a success refunds it.
+	if err := s.request(ctx, LimitSignInIP, c.IP); err != nil {
+		return nil, err
+	}
+	if err := s.signInAttempt(ctx, email, c.IP); err != nil {
 		if u, e := s.DB.UserByEmail(ctx, email); e == nil {
 			s.audit(ctx, c, u, "auth", "sign_in_locked", nil)
 		}
-		return nil, orErr(err, ErrAccountLocked)
+		return nil, err
 	}
 	fail := func(u *store.User) (*SignInResult, error) {
-		if _, err := s.count(ctx, LimitSignInIP, c.IP); err != nil {
-			return nil, err
-		}
-		if _, err := s.count(ctx, LimitSignInAccount, email); err != nil {
-			return nil, err
-		}
 		if u != nil {
 			s.audit(ctx, c, u, "auth", "sign_in_failed", nil)
 		}
@@ -312,7 +318,7 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	if !u.EmailVerified {
 		return nil, ErrEmailNotVerified
 	}
-	s.forget(ctx, LimitSignInAccount, email)
+	s.signInSucceeded(ctx, email, c.IP)
 	if in.PriorSession != "" {
 		_ = s.DB.DeleteSession(ctx, in.PriorSession)
 	}
@@ -356,9 +362,21 @@ func (s *Service) OpenSession(ctx context.Context, u *store.User) (token, csrf s
 // OpenSessionFor is OpenSession remembering the browser (user agent and address) for the
 // session list. Every call makes fresh random tokens.
 func (s *Service) OpenSessionFor(ctx context.Context, u *store.User, c Client) (token, csrf string, err error) {
+	return s.openSession(ctx, u, c, store.SessionMeta{})
+}
+
+// OpenSSOSession is OpenSessionFor after an SSO sign-in through the identity provider of
+// u.WorkspaceID: the session satisfies that workspace's MFA requirement, and no other's.
+func (s *Service) OpenSSOSession(ctx context.Context, u *store.User, c Client) (token, csrf string, err error) {
+	return s.openSession(ctx, u, c, store.SessionMeta{SSOWorkspaceID: u.WorkspaceID})
+}
+
+// openSession stores a new session with how its user proved who they are (m's MFADone and
+// SSOWorkspaceID); the browser's details come from c.
+func (s *Service) openSession(ctx context.Context, u *store.User, c Client, m store.SessionMeta) (token, csrf string, err error) {
 	token, csrf = store.RandomString(43), store.RandomString(32)
-	err = s.DB.CreateSessionWithMeta(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()},
-		store.SessionMeta{PublicID: store.NewID(), UserAgent: c.UserAgent, IP: c.IP}, s.now())
+	m.PublicID, m.UserAgent, m.IP = store.NewID(), c.UserAgent, c.IP
+	err = s.DB.CreateSessionWithMeta(ctx, token, store.Session{UserID: u.ID, WorkspaceID: u.WorkspaceID, CSRFToken: csrf, ExpiresAt: s.now().Add(cookieMaxAge).Unix()}, m, s.now())
 	return token, csrf, err
 }
 
@@ -431,12 +449,17 @@ func (s *Service) CheckResetCode(ctx context.Context, code string) (string, erro
 	return u.Email, nil
 }
 
-// ResetPassword uses a reset code to set a new password; every session of the user ends.
-// Following the link proves the mailbox, so it also verifies the email.
-func (s *Service) ResetPassword(ctx context.Context, code, password string) error {
-	var v httpx.Validator
-	validatePassword(&v, password)
-	if err := v.Err(); err != nil {
+// ResetPassword uses a reset code to set a new password; every session of the user ends and
+// every other outstanding code is used up; with revokeKeys the user's API keys go too, in the
+// same transaction. Following the link proves the mailbox, so it also verifies the email.
+func (s *Service) ResetPassword(ctx context.Context, code, password string, revokeKeys bool) error {
+	var context []string // the account's own words, when the code is good
+	if userID, err := s.DB.PeekActionCode(ctx, code, store.CodeResetPassword, s.now()); err == nil {
+		if u, err := s.DB.UserByID(ctx, userID); err == nil {
+			context = []string{u.Email, u.FirstName}
+		}
+	}
+	if err := CheckPasswordStrength(password, context...); err != nil {
 		return err
 	}
 	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
@@ -446,6 +469,14 @@ func (s *Service) ResetPassword(ctx context.Context, code, password string) erro
 		}
 		if err := tx.SetPassword(ctx, userID, HashPassword(password)); err != nil {
 			return err
+		}
+		if err := tx.VoidUserCodes(ctx, userID); err != nil {
+			return err
+		}
+		if revokeKeys {
+			if err := tx.DeleteUserAPIKeys(ctx, userID); err != nil {
+				return err
+			}
 		}
 		return tx.SetEmailVerified(ctx, userID)
 	})

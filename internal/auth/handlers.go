@@ -34,9 +34,10 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("POST /api/auth/reset-password", h.resetPassword)
 	rt.Authed("POST /api/auth/change-password", sessionOnly(h.changePassword), httpx.Perm("user_write"))
 	rt.Public("GET /api/dev/mailbox", h.mailbox)
-	rt.Authed("GET /v1/user/api-keys", h.listKeys)
+	// Listing and deleting keys is key management: it needs the permission that creating does.
+	rt.Authed("GET /v1/user/api-keys", h.listKeys, httpx.Perm("create_user_api_key"))
 	rt.Authed("POST /v1/user/create-api-key", h.createKey, httpx.Perm("create_user_api_key"), httpx.Feature("create_user_api_key"))
-	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey)
+	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey, httpx.Perm("create_user_api_key"))
 	rt.Authed("GET /v1/user/referral-link", h.referralLink, httpx.Perm("user_read"))
 	h.securityRoutes(rt)
 }
@@ -49,6 +50,7 @@ type credentials struct {
 	Redirect      string `json:"redirect"`
 	InviteCode    string `json:"invite_code"`
 	ReferralCode  string `json:"referral_code"`
+	RevokeAPIKeys bool   `json:"revoke_api_keys"` // reset: revoke the account's API keys too
 }
 
 func (h *Handlers) decode(r *http.Request) (*credentials, error) {
@@ -65,7 +67,11 @@ func (h *Handlers) signUp(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, err := h.Svc.SignUpWith(r.Context(), SignUpInput{Email: c.Email, Password: c.Password, TermsAccepted: c.TermsAccepted,
-		InviteCode: c.InviteCode, ReferralCode: c.ReferralCode})
+		InviteCode: c.InviteCode, ReferralCode: c.ReferralCode, Client: ClientOf(r)})
+	if errors.Is(err, ErrEmailTaken) {
+		// The owner was mailed; the caller gets a fresh sign-up's answer (a random id no account has).
+		u, err = &store.User{ID: store.NewID(), Email: strings.ToLower(strings.TrimSpace(c.Email))}, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -223,7 +229,7 @@ func (h *Handlers) resetPassword(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := h.Svc.withCodeLimit(r.Context(), ClientOf(r), func() error {
-		return h.Svc.ResetPassword(r.Context(), c.Code, c.Password)
+		return h.Svc.ResetPassword(r.Context(), c.Code, c.Password, c.RevokeAPIKeys)
 	}); err != nil {
 		return err
 	}

@@ -285,10 +285,10 @@ func TestAccountMailsLeaveTheRequestPath(t *testing.T) {
 		if reset == nil || reset[1] != "resetPassword" {
 			t.Fatalf("no reset link mailed to known@example.com:\n%s", byTo["known@example.com"])
 		}
-		if err := svc.ResetPassword(ctx, reset[2], "new-password-2"); err != nil {
+		if err := svc.ResetPassword(ctx, reset[2], "new-passphrase-blue-2", false); err != nil {
 			t.Fatalf("the mailed reset code: %v", err)
 		}
-		if _, _, _, err := svc.SignIn(ctx, "known@example.com", "new-password-2"); err != nil {
+		if _, _, _, err := svc.SignIn(ctx, "known@example.com", "new-passphrase-blue-2"); err != nil {
 			t.Fatalf("sign in with the new password: %v", err)
 		}
 		verify := codeRE.FindStringSubmatch(byTo["fresh@example.com"])

@@ -44,7 +44,9 @@ type TOTPEnrollment struct {
 }
 
 // StartTOTP makes a new TOTP secret for the user, pending until ConfirmTOTP sees a code from it.
-func (s *Service) StartTOTP(ctx context.Context, c Client, userID string) (*TOTPEnrollment, error) {
+// The caller proves it is the user first (the password, or a mailed code): a stolen session
+// must not be able to enrol its own authenticator.
+func (s *Service) StartTOTP(ctx context.Context, c Client, userID string, proof SensitiveProof) (*TOTPEnrollment, error) {
 	u, err := s.DB.UserByID(ctx, userID)
 	if err != nil {
 		return nil, err
@@ -55,6 +57,10 @@ func (s *Service) StartTOTP(ctx context.Context, c Client, userID string) (*TOTP
 	}
 	if m.Enabled {
 		return nil, ErrMFAAlreadyEnabled
+	}
+	proof.NotByAge = true
+	if err := s.checkSensitive(ctx, c, u, proof); err != nil {
+		return nil, err
 	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: totpIssuer, AccountName: u.Email, Period: totpPeriod, SecretSize: 20, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
 	if err != nil {
@@ -72,8 +78,9 @@ func (s *Service) StartTOTP(ctx context.Context, c Client, userID string) (*TOTP
 }
 
 // ConfirmTOTP checks a code from the pending secret, turns MFA on and returns the backup codes
-// (shown once; only their hashes are kept).
-func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, code string) ([]string, error) {
+// (shown once; only their hashes are kept). The session with token (the caller's) answered a
+// code, so it counts as having done MFA.
+func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, token, code string) ([]string, error) {
 	if err := validCode(code); err != nil {
 		return nil, err
 	}
@@ -109,7 +116,12 @@ func (s *Service) ConfirmTOTP(ctx context.Context, c Client, userID, code string
 		}
 		return nil, err
 	}
-	s.forget(ctx, LimitMFAAccount, userID)
+	s.mfaPassed(ctx, c, userID)
+	if token != "" {
+		if err := s.DB.MarkSessionMFADone(ctx, token); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
 	s.audit(ctx, c, u, "mfa", "totp_enabled", nil)
 	return codes, nil
 }
@@ -194,7 +206,7 @@ func (s *Service) VerifyMFA(ctx context.Context, c Client, mfaToken, code, backu
 	if res.RedirectTo == "" {
 		res.RedirectTo = DefaultRedirect
 	}
-	if res.Token, res.CSRF, err = s.OpenSessionFor(ctx, u, c); err != nil {
+	if res.Token, res.CSRF, err = s.openSession(ctx, u, c, store.SessionMeta{MFADone: true}); err != nil {
 		return nil, err
 	}
 	method := "totp"
@@ -255,33 +267,25 @@ func (s *Service) checkSecondFactor(ctx context.Context, c Client, userID, code,
 		}
 		s.audit(ctx, c, u, "mfa", "backup_code_used", nil)
 	}
-	s.forget(ctx, LimitMFAAccount, userID)
+	s.mfaPassed(ctx, c, userID)
 	return u, nil
 }
 
+// mfaAllowed counts a code attempt, per address and per account, before the code is checked
+// (so parallel guesses cannot outrun the limits); mfaPassed refunds it after a right code.
 func (s *Service) mfaAllowed(ctx context.Context, c Client, userID string) error {
-	for _, l := range []struct {
-		l       limit
-		subject string
-	}{{LimitMFAIP, c.IP}, {LimitMFAAccount, userID}} {
-		over, err := s.over(ctx, l.l, l.subject)
-		if err != nil {
-			return err
-		}
-		if over {
-			return ErrTooManyAttempts
-		}
+	if err := s.request(ctx, LimitMFAIP, c.IP); err != nil {
+		return err
 	}
-	return nil
+	return s.request(ctx, LimitMFAAccount, userID)
+}
+
+func (s *Service) mfaPassed(ctx context.Context, c Client, userID string) {
+	s.forget(ctx, LimitMFAAccount, userID)
+	s.refund(ctx, LimitMFAIP, c.IP)
 }
 
 func (s *Service) mfaFailed(ctx context.Context, c Client, u *store.User) error {
-	if _, err := s.count(ctx, LimitMFAIP, c.IP); err != nil {
-		return err
-	}
-	if _, err := s.count(ctx, LimitMFAAccount, u.ID); err != nil {
-		return err
-	}
 	s.audit(ctx, c, u, "mfa", "verification_failed", nil)
 	return ErrInvalidMFACode
 }

@@ -25,6 +25,8 @@ type SignUpInput struct {
 	// ReferralCode is the code of the referral link the user arrived by (spec §5); kept on the
 	// new user as referred_by_code.
 	ReferralCode string
+	// Client is where the sign-up comes from (sign-ups are limited per address).
+	Client Client
 }
 
 // validateReferralCode adds an error for a malformed referral code ("" is none).
@@ -46,7 +48,7 @@ func (s *Service) SignUpWith(ctx context.Context, in SignUpInput) (*store.User, 
 	if in.ReferralCode != "" {
 		afterCreate = func(u *store.User) error { return s.DB.SetReferredBy(ctx, u.ID, in.ReferralCode) }
 	}
-	return s.signUp(ctx, in.Email, in.Password, in.TermsAccepted, in.InviteCode, afterCreate)
+	return s.signUp(ctx, in.Client, in.Email, in.Password, in.TermsAccepted, in.InviteCode, afterCreate)
 }
 
 // ReferralLink returns the user's own referral link (spec §7 GET /v1/user/referral-link): the

@@ -136,7 +136,7 @@ func TestSensitiveActionVerification(t *testing.T) {
 
 		// Turning 2FA off: enrol (fresh session), age it, verify by code, then disable.
 		c := e.signIn(email, pw)
-		m = wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, c.opts()...), http.StatusOK, "")
+		m = wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": pw}, c.opts()...), http.StatusOK, "")
 		secret := m["secret"].(string)
 		tc, _ := totp.GenerateCode(secret, e.clk.Now())
 		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": tc}, c.opts()...), http.StatusOK, "")

@@ -79,7 +79,11 @@ func (h *Handlers) mfaStatus(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) mfaEnroll(w http.ResponseWriter, r *http.Request) error {
-	e, err := h.Svc.StartTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID)
+	var b codeBody
+	if err := h.decodeOptional(r, &b); err != nil {
+		return err
+	}
+	e, err := h.Svc.StartTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, sessionProof(r, b.Password))
 	if err != nil {
 		return err
 	}
@@ -92,7 +96,8 @@ func (h *Handlers) mfaConfirm(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	codes, err := h.Svc.ConfirmTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code))
+	_, token := h.Svc.currentSession(r)
+	codes, err := h.Svc.ConfirmTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, token, strings.TrimSpace(b.Code))
 	if err != nil {
 		return err
 	}
@@ -219,9 +224,10 @@ func (h *Handlers) signOutEverywhere(w http.ResponseWriter, r *http.Request) err
 // emailAction serves the email-action handler's modes (spec §2).
 func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 	var b struct {
-		Mode        string `json:"mode"`
-		Code        string `json:"code"`
-		ContinueURL string `json:"continue_url"`
+		Mode          string `json:"mode"`
+		Code          string `json:"code"`
+		ContinueURL   string `json:"continue_url"`
+		RevokeAPIKeys bool   `json:"revoke_api_keys"` // recoverEmail: revoke the account's API keys too
 	}
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
@@ -263,7 +269,7 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 		}
 		out["email"], out["redirect_to"] = email, "/app/sign-in/reset-password?mode=resetPassword&oobCode="+b.Code
 	case "recoverEmail":
-		u, err := h.Svc.RecoverEmail(ctx, cl, b.Code)
+		u, err := h.Svc.RecoverEmail(ctx, cl, b.Code, b.RevokeAPIKeys)
 		if err != nil {
 			return err
 		}
@@ -317,7 +323,8 @@ func (h *Handlers) changeEmail(w http.ResponseWriter, r *http.Request) error {
 			return httpx.Invalid("query", "is_reverting", "bool_parsing", "Input should be a valid boolean.")
 		}
 	}
-	email, err := h.Svc.ChangeEmail(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, q.Get("verification_code"))
+	_, token := h.Svc.currentSession(r)
+	email, err := h.Svc.ChangeEmail(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, token, q.Get("verification_code"))
 	if err != nil {
 		return err
 	}

@@ -127,9 +127,9 @@ func TestMFAEnrolAndChallenge(t *testing.T) {
 		sec.add("session 1", b.session.Value)
 
 		// Enrolment needs a session (and its CSRF token).
-		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, withCookies(b.session)), http.StatusForbidden, "csrf_failed")
+		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": password}, withCookies(b.session)), http.StatusForbidden, "csrf_failed")
 		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": "123456"}, b.opts()...), http.StatusBadRequest, "mfa_enrollment_not_started")
-		m := wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, b.opts()...), http.StatusOK, "")
+		m := wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": password}, b.opts()...), http.StatusOK, "")
 		secret, _ := m["secret"].(string)
 		u, _ := url.Parse(m["otpauth_url"].(string))
 		if secret == "" || u == nil || u.Scheme != "otpauth" || u.Host != "totp" || u.Query().Get("secret") != secret || u.Query().Get("issuer") != "Timbre" || !strings.Contains(u.Path, email) {
@@ -156,7 +156,7 @@ func TestMFAEnrolAndChallenge(t *testing.T) {
 		if m["totp_enabled"] != true || m["backup_codes_remaining"] != float64(10) {
 			t.Fatalf("mfa status = %v", m)
 		}
-		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, b.opts()...), http.StatusConflict, "mfa_already_enabled")
+		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": password}, b.opts()...), http.StatusConflict, "mfa_already_enabled")
 		if !auditHas(t, db, "mfa", "totp_enabled") {
 			t.Errorf("no audit entry for enabling TOTP")
 		}
@@ -281,7 +281,7 @@ func TestMFARequiredByWorkspace(t *testing.T) {
 		if m := wantHTTP(t, e.do("GET", "/api/auth/session", nil, b.opts()...), http.StatusOK, ""); m["mfa_enrollment_required"] != true {
 			t.Errorf("session = %v", m)
 		}
-		m = wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, b.opts()...), http.StatusOK, "")
+		m = wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": "noa's long password"}, b.opts()...), http.StatusOK, "")
 		code, _ := totp.GenerateCode(m["secret"].(string), e.clk.Now())
 		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": code}, b.opts()...), http.StatusOK, "")
 		wantHTTP(t, e.do("POST", "/test/authed", nil, b.opts()...), http.StatusOK, "")
@@ -297,11 +297,12 @@ func TestBruteForceLimits(t *testing.T) {
 		const email, password = "bo@example.com", "bo's long password"
 		u := signUpVerified(t, e.svc, e.mail, email, password)
 
-		// Per account: 10 failures, then even the right password is refused until the window ends.
+		// Per account and address: 10 failures from one address, then even the right password
+		// is refused there until the window ends.
 		for i := range 10 {
-			wantHTTP(t, e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": "guess " + strconv.Itoa(i)}, fromAddr("198.51.100."+strconv.Itoa(i+1)+":1")), http.StatusUnauthorized, "invalid_credentials")
+			wantHTTP(t, e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": "guess " + strconv.Itoa(i)}, fromAddr("198.51.100.1:1")), http.StatusUnauthorized, "invalid_credentials")
 		}
-		w := e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": password})
+		w := e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": password}, fromAddr("198.51.100.1:1"))
 		m := wantHTTP(t, w, http.StatusTooManyRequests, "too_many_attempts")
 		if msg := m["detail"].(map[string]any)["message"].(string); !strings.Contains(msg, "locked") || w.Header().Get("Retry-After") == "" {
 			t.Errorf("lockout message %q, Retry-After %q", msg, w.Header().Get("Retry-After"))
@@ -312,8 +313,19 @@ func TestBruteForceLimits(t *testing.T) {
 		if !auditHas(t, db, "auth", "sign_in_failed") || !auditHas(t, db, "auth", "sign_in_locked") {
 			t.Errorf("audit lacks sign_in_failed / sign_in_locked")
 		}
-		e.clk.Advance(15*time.Minute + time.Second)
+		// The owner at their own address is not locked out by the attacker's failures.
 		e.signIn(email, password)
+		e.clk.Advance(15*time.Minute + time.Second)
+		e.signIn(email, password, fromAddr("198.51.100.1:1"))
+
+		// Back-off: a second lock-out within the hour lasts twice as long.
+		for i := range 11 {
+			e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": "guess " + strconv.Itoa(i)}, fromAddr("198.51.100.1:1"))
+		}
+		e.clk.Advance(15*time.Minute + time.Second)
+		wantHTTP(t, e.do("POST", "/api/auth/sign-in", map[string]any{"email": email, "password": password}, fromAddr("198.51.100.1:1")), http.StatusTooManyRequests, "too_many_attempts")
+		e.clk.Advance(15 * time.Minute)
+		e.signIn(email, password, fromAddr("198.51.100.1:1"))
 
 		// Per address: 50 failures from one address (over many accounts) block it, not others.
 		for i := range 50 {
@@ -348,7 +360,7 @@ func TestBruteForceLimits(t *testing.T) {
 
 		// MFA: 5 wrong codes per account, then refused even with the right one.
 		b := e.signIn(email, password, fromAddr("203.0.113.10:1"))
-		m = wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, b.opts()...), http.StatusOK, "")
+		m = wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": password}, b.opts()...), http.StatusOK, "")
 		secret := m["secret"].(string)
 		code, _ := totp.GenerateCode(secret, e.clk.Now())
 		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": code}, b.opts()...), http.StatusOK, "")
@@ -716,7 +728,7 @@ func TestDeleteAccountLeavesNothingOrphaned(t *testing.T) {
 		rawExec(t, db, `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, 'editor')`, a.WorkspaceID, "svc_"+a.ID)
 
 		old := e.signIn(a.Email, pw)
-		m := wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", nil, old.opts()...), http.StatusOK, "")
+		m := wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/enroll", map[string]any{"password": pw}, old.opts()...), http.StatusOK, "")
 		code, _ := totp.GenerateCode(m["secret"].(string), e.clk.Now())
 		wantHTTP(t, e.do("POST", "/api/auth/mfa/totp/confirm", map[string]any{"code": code}, old.opts()...), http.StatusOK, "")
 

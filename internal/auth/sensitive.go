@@ -43,6 +43,9 @@ type SensitiveProof struct {
 	Token    string // the session token; "" for API-key callers
 	// Skip lets the action through unchecked (the operator's own tooling).
 	Skip bool
+	// NotByAge refuses the fresh-session pass: the caller must show the password or a mailed
+	// code (enrolling an authenticator, which a session thief would otherwise keep).
+	NotByAge bool
 }
 
 // sessionProof is the proof of a request: its session token, and the password it carries.
@@ -62,15 +65,13 @@ func (s *Service) checkSensitive(ctx context.Context, c Client, u *store.User, p
 		return nil
 	}
 	if p.Password != "" {
-		if over, err := s.over(ctx, LimitSignInAccount, u.Email); err != nil || over {
-			return orErr(err, ErrAccountLocked)
+		if err := s.signInAttempt(ctx, u.Email, c.IP); err != nil { // counted before the check
+			return err
 		}
 		if !CheckPassword(u.PasswordHash, p.Password) {
-			if _, err := s.count(ctx, LimitSignInAccount, u.Email); err != nil {
-				return err
-			}
 			return ErrInvalidCredentials
 		}
+		s.forget(ctx, LimitSignInAccount, u.Email+" "+c.IP)
 		return nil
 	}
 	if p.Token == "" {
@@ -81,7 +82,7 @@ func (s *Service) checkSensitive(ctx context.Context, c Client, u *store.User, p
 	if err != nil {
 		return orNotFound(err, ErrSessionRequired)
 	}
-	if now-st.CreatedAt <= int64(recentSignIn.Seconds()) {
+	if !p.NotByAge && now-st.CreatedAt <= int64(recentSignIn.Seconds()) {
 		return nil
 	}
 	at, err := s.DB.SessionSensitiveVerifiedAt(ctx, p.Token)
@@ -136,8 +137,8 @@ func (s *Service) VerifySensitiveActionCode(ctx context.Context, c Client, userI
 	if token == "" {
 		return ErrSessionRequired
 	}
-	if over, err := s.over(ctx, LimitSensitiveCodeUser, userID); err != nil || over {
-		return orErr(err, ErrTooManyAttempts)
+	if err := s.request(ctx, LimitSensitiveCodeUser, userID); err != nil { // counted before the check
+		return err
 	}
 	err := s.withCodeLimit(ctx, c, func() error {
 		err := s.DB.InTx(ctx, func(tx *store.Tx) error {
@@ -150,9 +151,6 @@ func (s *Service) VerifySensitiveActionCode(ctx context.Context, c Client, userI
 		return err
 	})
 	if errors.Is(err, ErrInvalidActionCode) {
-		if _, e := s.count(ctx, LimitSensitiveCodeUser, userID); e != nil {
-			return e
-		}
 		return ErrInvalidSensitiveCode
 	}
 	if err != nil {

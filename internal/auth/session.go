@@ -16,6 +16,18 @@ import (
 var ErrMFAEnrollmentRequired = httpx.Errorf(http.StatusForbidden, "mfa_enrollment_required",
 	"Your workspace requires two-factor authentication. Set it up in Settings (Security → Add 2FA) to continue.")
 
+// ErrMFAVerificationRequired refuses a session that did not answer a second factor (an SSO
+// sign-in of another workspace, or a session older than the user's enrolment) in a workspace
+// that requires MFA.
+var ErrMFAVerificationRequired = httpx.Errorf(http.StatusForbidden, "mfa_verification_required",
+	"Your workspace requires two-factor authentication: sign out, then sign in again with the code from your authenticator app.")
+
+// mfaSatisfied says whether a session meets its workspace's MFA requirement: it answered a
+// second factor, or it was signed in by this workspace's own identity provider.
+func mfaSatisfied(st *store.SessionState) bool {
+	return st.MFADone || (st.SSOWorkspaceID != "" && st.SSOWorkspaceID == st.WorkspaceID)
+}
+
 // mfaEnrollmentRoutes are what a session may reach while its workspace's MFA requirement is unmet.
 var mfaEnrollmentRoutes = map[string]bool{
 	"GET /api/auth/session":              true,
@@ -24,6 +36,8 @@ var mfaEnrollmentRoutes = map[string]bool{
 	"GET /api/auth/mfa":                  true,
 	"POST /api/auth/mfa/totp/enroll":     true,
 	"POST /api/auth/mfa/totp/confirm":    true,
+	// Enrolling asks for the password or a mailed code first.
+	"POST /v1/user/verify-sensitive-action-code": true,
 }
 
 // authenticateSession resolves the caller from the session cookie: the session must exist, be
@@ -64,7 +78,15 @@ func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st.MFARequired && !st.TOTPEnabled && !mfaEnrollmentRoutes[r.Method+" "+r.URL.Path] {
+	// "Require SSO" holds for sessions that were open before it was turned on, and for
+	// sessions that switch into the workspace: only its own identity provider's sign-in counts.
+	if st.SSORequiredHere && st.SSOWorkspaceID != st.WorkspaceID {
+		return nil, ErrSSORequired
+	}
+	if st.MFARequired && !mfaSatisfied(st) && !mfaEnrollmentRoutes[r.Method+" "+r.URL.Path] {
+		if st.TOTPEnabled {
+			return nil, ErrMFAVerificationRequired
+		}
 		return nil, ErrMFAEnrollmentRequired
 	}
 	if err := s.DB.TouchSession(ctx, c.Value, now, touchEvery(st.InactivityTimeout)); err != nil {

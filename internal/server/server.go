@@ -170,7 +170,7 @@ func requestContext(next http.Handler, log *slog.Logger, trusted []netip.Prefix)
 					httpx.WriteError(sw, r, errPanic)
 				}
 			}
-			l.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.code, "duration_ms", time.Since(start).Milliseconds())
+			l.Info("request", "method", r.Method, "path", httpx.RedactPath(r.URL.Path), "status", sw.code, "duration_ms", time.Since(start).Milliseconds())
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})

@@ -279,6 +279,15 @@ func TestSSORequired(t *testing.T) {
 		}
 		wantCode(t, e.call("POST", "/api/auth/sign-up", map[string]any{"email": "dan@other.test", "password": pw, "terms_accepted": true}, nil), http.StatusCreated, "")
 
+		// Sessions opened with a password before, even the admin's, stop working in the
+		// workspace; an SSO session of the workspace carries on.
+		wantCode(t, e.call("GET", "/api/workspace/sso/settings", nil, &adm), http.StatusForbidden, "sso_required")
+		adm = e.ssoSession(admin, admin.WorkspaceID)
+		wantCode(t, e.call("GET", "/api/workspace/sso/settings", nil, &adm), 200, "")
+		// A member cannot move their email off the domain (to reset a password elsewhere and come back).
+		al := e.session(alice, alice.WorkspaceID)
+		wantCode(t, e.call("POST", "/v1/user/send-email-change-verification", map[string]any{"email": "alice@elsewhere.test"}, &al), http.StatusForbidden, "sso_required")
+
 		// A disabled provider, or the setting off, gives passwords back.
 		wantCode(t, e.call("PATCH", "/api/workspace/sso/providers/"+pid, map[string]any{"enabled": false}, &adm), 200, "")
 		wantCode(t, signIn("alice@acme.test"), 200, "")

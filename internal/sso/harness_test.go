@@ -53,7 +53,7 @@ func newEnv(t *testing.T, db *store.DB) *env {
 		t.Fatal(err)
 	}
 	svc := &sso.Service{DB: db, Box: box, PublicURL: srv.URL, OpenSession: func(ctx context.Context, r *http.Request, u *store.User) (string, string, error) {
-		return authSvc.OpenSessionFor(ctx, u, auth.ClientOf(r))
+		return authSvc.OpenSSOSession(ctx, u, auth.ClientOf(r))
 	},
 		HTTPClient: &http.Client{Timeout: 10 * time.Second}, AllowInsecureIdP: true}
 	dns := ssotest.NewDNS(t)
@@ -129,6 +129,18 @@ func (e *env) session(u *store.User, workspaceID string) session {
 	su := *u
 	su.WorkspaceID = workspaceID
 	tok, csrf, err := e.auth.OpenSession(context.Background(), &su)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return session{tok, csrf}
+}
+
+// ssoSession opens a session as the workspace's identity provider would (an SSO sign-in).
+func (e *env) ssoSession(u *store.User, workspaceID string) session {
+	e.t.Helper()
+	su := *u
+	su.WorkspaceID = workspaceID
+	tok, csrf, err := e.auth.OpenSSOSession(context.Background(), &su, auth.Client{})
 	if err != nil {
 		e.t.Fatal(err)
 	}

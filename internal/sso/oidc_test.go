@@ -164,7 +164,18 @@ func TestOIDCSignIn(t *testing.T) {
 		op.Set(func(op *ssotest.Provider) { op.Email = "unverified@acme.test"; op.EmailVerified = false })
 		b = e.browser()
 		wantAppRedirect(t, e.oidcSignIn(b, "unverified@acme.test"), "/app/sso", map[string]string{"error": "sso_email_missing"})
-		op.Set(func(op *ssotest.Provider) { op.Email = "new@acme.test"; op.EmailVerified = true })
+		// A missing email_verified claim counts as unverified.
+		op.Set(func(op *ssotest.Provider) {
+			op.Email = "unverified@acme.test"
+			op.EmailVerified = true
+			op.NoEmailVerified = true
+		})
+		wantAppRedirect(t, e.oidcSignIn(b, "unverified@acme.test"), "/app/sso", map[string]string{"error": "sso_email_missing"})
+		op.Set(func(op *ssotest.Provider) {
+			op.Email = "new@acme.test"
+			op.EmailVerified = true
+			op.NoEmailVerified = false
+		})
 
 		// Tampered ID tokens: wrong nonce, foreign signature, other audience, other issuer, expired.
 		for name, knob := range map[string]func(*ssotest.Provider){

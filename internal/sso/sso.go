@@ -634,7 +634,8 @@ func (s *Service) OIDCCallback(r *http.Request, cookie string) (*SignedIn, error
 	if err := idt.Claims(&claims); err != nil {
 		return nil, wrap(failf(codeToken, msgToken, err))
 	}
-	if claims.Email == "" || (claims.EmailVerified != nil && !*claims.EmailVerified) {
+	// A provider that does not say the address is verified has not verified it.
+	if claims.Email == "" || claims.EmailVerified == nil || !*claims.EmailVerified {
 		return nil, wrap(failf(codeNoEmail, msgNoEmail, errors.New("email missing or unverified")))
 	}
 	first := claims.GivenName

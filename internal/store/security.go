@@ -9,20 +9,28 @@ import (
 
 // ---- sessions: metadata, listing, revocation, inactivity --------------------------------------
 
-// SessionMeta is what a session remembers about the browser that opened it.
+// SessionMeta is what a session remembers about the browser that opened it, and how its user
+// proved who they are.
 type SessionMeta struct {
-	PublicID  string // the id shown in the session list (never the token or its hash)
-	UserAgent string
-	IP        string
+	PublicID       string // the id shown in the session list (never the token or its hash)
+	UserAgent      string
+	IP             string
+	MFADone        bool   // the sign-in answered a TOTP or backup code
+	SSOWorkspaceID string // an SSO sign-in: the workspace whose identity provider vouched
 }
 
 // CreateSessionWithMeta stores a session under the hash of token, with its browser's details and
 // last-seen time set to now.
 func (db *DB) CreateSessionWithMeta(ctx context.Context, token string, s Session, m SessionMeta, now time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO sessions (token_hash, user_id, workspace_id, csrf_token, created_at_unix, expires_at_unix, public_id, user_agent, ip, last_seen_unix)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		HashToken(token), s.UserID, s.WorkspaceID, s.CSRFToken, now.Unix(), s.ExpiresAt, m.PublicID, m.UserAgent, m.IP, now.Unix())
+	_, err := db.exec(ctx, `INSERT INTO sessions (token_hash, user_id, workspace_id, csrf_token, created_at_unix, expires_at_unix, public_id, user_agent, ip, last_seen_unix, mfa_done, sso_workspace_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		HashToken(token), s.UserID, s.WorkspaceID, s.CSRFToken, now.Unix(), s.ExpiresAt, m.PublicID, m.UserAgent, m.IP, now.Unix(), m.MFADone, m.SSOWorkspaceID)
 	return err
+}
+
+// MarkSessionMFADone records that the session answered a TOTP code (it enrolled one).
+func (db *DB) MarkSessionMFADone(ctx context.Context, token string) error {
+	return affected(db.exec(ctx, `UPDATE sessions SET mfa_done = ? WHERE token_hash = ?`, true, HashToken(token)))
 }
 
 // SessionState is an unexpired session with what authentication needs to judge it: when it was
@@ -32,9 +40,14 @@ type SessionState struct {
 	PublicID          string
 	CreatedAt         int64
 	LastSeen          int64
-	MFARequired       bool  // the workspace's mfa_required_for_users
-	InactivityTimeout int64 // the workspace's session_inactivity_timeout in seconds; 0 = none
-	TOTPEnabled       bool  // the user has enrolled TOTP
+	MFARequired       bool   // the workspace's mfa_required_for_users
+	InactivityTimeout int64  // the workspace's session_inactivity_timeout in seconds; 0 = none
+	TOTPEnabled       bool   // the user has enrolled TOTP
+	MFADone           bool   // this session answered a TOTP or backup code
+	SSOWorkspaceID    string // the workspace whose identity provider signed this session in, if any
+	// SSORequiredHere: the session's workspace requires SSO for the user's email domain (it
+	// verified the domain for an enabled provider and turned "Require SSO" on).
+	SSORequiredHere bool
 }
 
 // SessionStateByToken finds an unexpired session with its workspace's security settings, in one query.
@@ -43,10 +56,13 @@ func (db *DB) SessionStateByToken(ctx context.Context, token string, now time.Ti
 	var mfa sql.NullBool
 	var timeout sql.NullInt64
 	err := db.queryRow(ctx, `SELECT s.user_id, s.workspace_id, s.csrf_token, s.expires_at_unix, s.public_id, s.created_at_unix, s.last_seen_unix,
-			w.mfa_required_for_users, w.session_inactivity_timeout, u.totp_enabled
+			w.mfa_required_for_users, w.session_inactivity_timeout, u.totp_enabled, s.mfa_done, s.sso_workspace_id,
+			EXISTS (SELECT 1 FROM sso_domains d JOIN sso_providers p ON p.id = d.provider_id AND p.workspace_id = d.workspace_id
+				WHERE d.workspace_id = s.workspace_id AND d.verified = ? AND p.enabled = ? AND w.sso_required = ?
+				AND substr(u.email, length(u.email) - length(d.domain)) = '@' || d.domain)
 		FROM sessions s JOIN workspaces w ON w.id = s.workspace_id JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = ? AND s.expires_at_unix > ?`, HashToken(token), now.Unix()).Scan(
-		&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt, &s.PublicID, &s.CreatedAt, &s.LastSeen, &mfa, &timeout, &s.TOTPEnabled)
+		WHERE s.token_hash = ? AND s.expires_at_unix > ?`, true, true, true, HashToken(token), now.Unix()).Scan(
+		&s.UserID, &s.WorkspaceID, &s.CSRFToken, &s.ExpiresAt, &s.PublicID, &s.CreatedAt, &s.LastSeen, &mfa, &timeout, &s.TOTPEnabled, &s.MFADone, &s.SSOWorkspaceID, &s.SSORequiredHere)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -256,6 +272,12 @@ func (db *DB) RateLimitHits(ctx context.Context, bucket string, window time.Dura
 	return hits, err
 }
 
+// UnhitRateLimit takes one attempt back from bucket's current window (never below zero).
+func (db *DB) UnhitRateLimit(ctx context.Context, bucket string, window time.Duration, now time.Time) error {
+	_, err := db.exec(ctx, `UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND window_start_unix > ? AND hits > 0`, bucket, now.Add(-window).Unix())
+	return err
+}
+
 // ClearRateLimit forgets a bucket's attempts (after a success).
 func (db *DB) ClearRateLimit(ctx context.Context, bucket string) error {
 	_, err := db.exec(ctx, `DELETE FROM rate_limits WHERE bucket = ?`, bucket)
@@ -305,6 +327,27 @@ func (tx *Tx) UseUserActionCode(ctx context.Context, userID, code, kind string, 
 // code mailed to it).
 func (tx *Tx) SetEmail(ctx context.Context, userID, email string) error {
 	return affected(tx.exec(ctx, `UPDATE users SET email = ?, email_verified = ? WHERE id = ?`, email, true, userID))
+}
+
+// VoidUserCodes uses up every outstanding code of the user inside tx (after a password reset or
+// an email change, codes mailed before must not work). Email-recovery and opt-out links stay:
+// they are the owner's way back, and harmless.
+func (tx *Tx) VoidUserCodes(ctx context.Context, userID string) error {
+	_, err := tx.exec(ctx, `UPDATE action_codes SET used = ? WHERE user_id = ? AND used = ? AND kind NOT IN (?, ?)`,
+		true, userID, false, CodeRecoverEmail, CodeOptOutUpdates)
+	return err
+}
+
+// DeleteUserAPIKeys revokes every API key the user made, in every workspace, inside tx.
+func (tx *Tx) DeleteUserAPIKeys(ctx context.Context, userID string) error {
+	_, err := tx.exec(ctx, `DELETE FROM api_keys WHERE user_id = ?`, userID)
+	return err
+}
+
+// EndOtherSessions ends every session of the user except the one with keepToken, inside tx.
+func (tx *Tx) EndOtherSessions(ctx context.Context, userID, keepToken string) error {
+	_, err := tx.exec(ctx, `DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?`, userID, HashToken(keepToken))
+	return err
 }
 
 // EndUserSessions ends every session of the user inside tx.
@@ -526,9 +569,11 @@ func (tx *Tx) leaveSharedWorkspace(ctx context.Context, workspaceID, userID stri
 		return notFound(err)
 	}
 	if owner == userID {
+		// Only a person may own a workspace: a service account (API keys only) never inherits it.
 		var next string
-		err := tx.queryRow(ctx, `SELECT user_id FROM workspace_members WHERE workspace_id = ? AND user_id <> ?
-			ORDER BY CASE WHEN role = 'admin' THEN 0 ELSE 1 END, user_id LIMIT 1`, workspaceID, userID).Scan(&next)
+		err := tx.queryRow(ctx, `SELECT m.user_id FROM workspace_members m JOIN users u ON u.id = m.user_id
+			WHERE m.workspace_id = ? AND m.user_id <> ? AND u.is_service_account = ?
+			ORDER BY CASE WHEN m.role = 'admin' THEN 0 ELSE 1 END, m.user_id LIMIT 1`, workspaceID, userID, false).Scan(&next)
 		if err != nil {
 			return notFound(err)
 		}

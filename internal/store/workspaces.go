@@ -25,6 +25,12 @@ type AlreadyMemberError struct{ Email string }
 
 func (e *AlreadyMemberError) Error() string { return "store: " + e.Email + " is already a member" }
 
+// PendingInviteError is CreateInvites' answer for an email with a pending invitation that the
+// new one may not replace (NewInvite.KeepPending).
+type PendingInviteError struct{ Email string }
+
+func (e *PendingInviteError) Error() string { return "store: " + e.Email + " has a pending invitation" }
+
 // WorkspaceSettings are the workspace's security and privacy settings (SSO auto-provisioning is
 // changed through SetSSOAutoProvisioning).
 type WorkspaceSettings struct {
@@ -273,6 +279,9 @@ type Invite struct {
 type NewInvite struct {
 	Invite
 	Code string
+	// KeepPending refuses (PendingInviteError) rather than replaces a pending invitation to the
+	// email: a delegate must not rewrite the role and groups an admin's invitation gives.
+	KeepPending bool
 }
 
 // CreateInvites stores invitations, all or nothing: it fails with *AlreadyMemberError when an
@@ -303,6 +312,8 @@ func (db *DB) CreateInvites(ctx context.Context, workspaceID string, invites []N
 			}
 			if n == 0 {
 				fresh++
+			} else if in.KeepPending {
+				return &PendingInviteError{Email: in.Email}
 			}
 		}
 		var members, pending int

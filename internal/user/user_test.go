@@ -26,14 +26,14 @@ func TestOnboardingFlags(t *testing.T) {
 		ctx := context.Background()
 		authSvc := &auth.Service{DB: db, PublicURL: "http://localhost:8080", Mail: mailer.New(mailer.SMTPConfig{}, db, slog.New(slog.DiscardHandler))}
 
-		fresh, err := authSvc.SignUp(ctx, "new@example.com", "a-long-password", true, "")
+		fresh, err := authSvc.SignUp(ctx, "new@example.com", "a-long-passphrase-7", true, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := db.SetEmailVerified(ctx, fresh.ID); err != nil {
 			t.Fatal(err)
 		}
-		old, err := authSvc.CreateVerifiedUser(ctx, "operator-made@example.com", "a-long-password")
+		old, err := authSvc.CreateVerifiedUser(ctx, "operator-made@example.com", "a-long-passphrase-7")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,10 +66,17 @@ func checkInvite(c *httpx.Caller, role string, groups []store.Group) error {
 	if role == httpx.RoleAdmin {
 		return errBeyondDuty("Only a workspace admin can invite admins.")
 	}
+	limits := false // whether the invitee's groups will limit their features
 	for i := range groups {
 		if !mayGrantGroup(c, &groups[i]) {
 			return errBeyondDuty("The group '" + groups[i].Name + "' gives permissions you don't have; only a workspace admin can invite into it.")
 		}
+		features, _ := apikey.GroupAccess(groups[i].Permissions)
+		limits = limits || len(features) > 0
+	}
+	// A delegate whose features are limited would otherwise invite an unlimited editor.
+	if c.Features != nil && !limits {
+		return errBeyondDuty("Your groups limit the features you use, so invite people into a group that limits features too; only a workspace admin can invite without one.")
 	}
 	return nil
 }

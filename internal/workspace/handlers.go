@@ -384,13 +384,17 @@ func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *http
 	invites := make([]store.NewInvite, len(emails))
 	for i, e := range emails {
 		invites[i] = store.NewInvite{Code: store.RandomString(32), Invite: store.Invite{WorkspaceID: c.WorkspaceID, Email: e, Role: role,
-			GroupIDs: body.GroupIDs, InvitedBy: c.UserID, CreatedAt: now.Unix(), ExpiresAt: now.Add(InviteTTL).Unix()}}
+			GroupIDs: body.GroupIDs, InvitedBy: c.UserID, CreatedAt: now.Unix(), ExpiresAt: now.Add(InviteTTL).Unix()},
+			KeepPending: c.Role != httpx.RoleAdmin}
 	}
 	err := h.Svc.DB.CreateInvites(ctx, c.WorkspaceID, invites, Seats, now)
 	var am *store.AlreadyMemberError
+	var pe *store.PendingInviteError
 	switch {
 	case errors.As(err, &am):
 		return httpx.Errorf(http.StatusBadRequest, "already_member", "%s is already a member of this workspace.", am.Email)
+	case errors.As(err, &pe):
+		return httpx.Errorf(http.StatusConflict, "invite_pending", "%s already has a pending invitation; only a workspace admin can replace it.", pe.Email)
 	case errors.Is(err, store.ErrSeatsExhausted):
 		return seatsError(ctx, h.Svc.DB, c.WorkspaceID)
 	case err != nil:

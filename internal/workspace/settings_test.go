@@ -66,7 +66,7 @@ func TestSecuritySettings(t *testing.T) {
 		want(t, e.do(a, "PATCH", "/api/workspace/settings", map[string]any{"session_inactivity_timeout": 1800}), 200, "")
 		// Requiring MFA needs the admin's own first.
 		wantInvalid(t, e.do(a, "PATCH", "/api/workspace/settings", map[string]any{"mfa_required_for_users": true}), "mfa_required_for_users")
-		enableMFA(t, db, a.user.ID)
+		enableMFA(t, db, a)
 		got = decode[map[string]any](t, e.do(a, "PATCH", "/api/workspace/settings", map[string]any{"mfa_required_for_users": true}))
 		if got["session_inactivity_timeout"] != float64(1800) || got["mfa_required_for_users"] != true {
 			t.Fatalf("after mfa %v", got)
@@ -81,7 +81,7 @@ func TestSecuritySettings(t *testing.T) {
 			t.Fatalf("stored %+v", st)
 		}
 		// Another workspace's admin works on their own workspace only.
-		enableMFA(t, db, other.user.ID)
+		enableMFA(t, db, other)
 		want(t, e.do(other, "PATCH", "/api/workspace/settings", map[string]any{"mfa_required_for_users": true}), 200, "")
 		if st, _ := db.WorkspaceSettings(ctx, other.workspaceID); !st.MFARequiredForUsers {
 			t.Fatal("other workspace unchanged")
@@ -138,13 +138,19 @@ func TestServiceAccountsTakeNoSeat(t *testing.T) {
 }
 
 // enableMFA turns TOTP on for a user straight in the store.
-func enableMFA(t *testing.T, db *store.DB, userID string) {
+// enableMFA turns TOTP on for a's user as an enrolment in a's session would (the session then
+// counts as having answered a code).
+func enableMFA(t *testing.T, db *store.DB, a actor) {
 	t.Helper()
 	ctx := context.Background()
+	userID := a.user.ID
 	if err := db.SetPendingTOTP(ctx, userID, "JBSWY3DPEHPK3PXP"); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.EnableTOTP(ctx, userID, "JBSWY3DPEHPK3PXP", 1, []string{"h"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkSessionMFADone(ctx, a.token); err != nil {
 		t.Fatal(err)
 	}
 }

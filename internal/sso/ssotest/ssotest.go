@@ -57,7 +57,9 @@ type Provider struct {
 	// Who the next sign-in is.
 	Email         string
 	EmailVerified bool
-	GivenName     string
+	// NoEmailVerified leaves the email_verified claim out of the ID token.
+	NoEmailVerified bool
+	GivenName       string
 	// Misbehaviour.
 	BadNonce, WrongKey, Expired bool
 	Audience                    string // "" = the client id
@@ -263,6 +265,9 @@ func (p *Provider) token(w http.ResponseWriter, r *http.Request) {
 		"nonce": g.nonce, "email": g.email, "email_verified": p.EmailVerified, "given_name": p.GivenName, "name": p.GivenName + " User"}
 	if p.BadNonce {
 		claims["nonce"] = g.nonce + "x"
+	}
+	if p.NoEmailVerified {
+		delete(claims, "email_verified")
 	}
 	if p.Audience != "" {
 		claims["aud"] = p.Audience

@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up
-         * @description Creates an account with its own workspace on the default plan and mails a verification link (`/app/action?mode=verifyEmail&oobCode=CODE&lang=en`). The account can sign in once the email is verified.
+         * @description Creates an account with its own workspace on the default plan and mails a verification link (`/app/action?mode=verifyEmail&oobCode=CODE&lang=en`). The account can sign in once the email is verified. An email that already has an account gets the same answer (with an id no account has), and its owner a mail saying someone tried to sign up: the answer does not tell which emails have accounts. The password must not be common, guessable or built from the email (zxcvbn score 2 or more). Sign-ups are limited to 10 an hour per address (429 `too_many_attempts`).
          */
         post: operations["timbre_sign_up"];
         delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Checks the email and password and opens a web session: it sets the `xi_website_session` cookie (HttpOnly) and the `xi_website_csrf` cookie (readable by scripts, to be echoed in the `X-CSRF-Token` header on writes). Both last 360 days. A session cookie the browser already held ends (no session fixation). For an account with two-factor authentication no session opens yet: the answer is `mfa_required: true` with an `mfa_token` to send with a code to `POST /api/auth/mfa/verify` (within 5 minutes). `redirect_to` is where the web app goes next: the requested `redirect` when it is a path on this server, else the default page (a refused redirect is logged). `mfa_enrollment_required` says the workspace requires two-factor authentication the user has not set up: the session reaches only the enrolment routes until they do. Service accounts cannot sign in with a password. Attempts are limited per account (10 failures in 15 minutes lock it for 15 minutes) and per address.
+         * @description Checks the email and password and opens a web session: it sets the `xi_website_session` cookie (HttpOnly) and the `xi_website_csrf` cookie (readable by scripts, to be echoed in the `X-CSRF-Token` header on writes). Both last 360 days. A session cookie the browser already held ends (no session fixation). For an account with two-factor authentication no session opens yet: the answer is `mfa_required: true` with an `mfa_token` to send with a code to `POST /api/auth/mfa/verify` (within 5 minutes). `redirect_to` is where the web app goes next: the requested `redirect` when it is a path on this server, else the default page (a refused redirect is logged). `mfa_enrollment_required` says the workspace requires two-factor authentication the user has not set up: the session reaches only the enrolment routes until they do. Service accounts cannot sign in with a password. Attempts are counted before the password is checked, per account and address (10 failures in 15 minutes lock the account at that address for 15 minutes, doubling after repeated lock-outs; other addresses, the owner's own included, are not locked out) and per address (50 in 15 minutes).
          */
         post: operations["timbre_sign_in"];
         delete?: never;
@@ -175,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the password
-         * @description Uses a reset code to set a new password. Every session of the user ends, and the email counts as verified (following the link proved the mailbox).
+         * @description Uses a reset code to set a new password (not a common or guessable one, nor built from the email). Every session of the user ends, every other outstanding code mailed to the account stops working, and the email counts as verified (following the link proved the mailbox). With `revoke_api_keys` the account's API keys are revoked in the same step.
          */
         post: operations["timbre_reset_password"];
         delete?: never;
@@ -1294,7 +1294,7 @@ export interface paths {
         put?: never;
         /**
          * Start TOTP enrolment
-         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) pending until a code from it is confirmed, and returns it with its `otpauth://` URL for the QR code (settings `?dialog=add-2fa`). Starting again replaces the pending secret. The secret is stored encrypted.
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 s) pending until a code from it is confirmed, and returns it with its `otpauth://` URL for the QR code (settings `?dialog=add-2fa`). Starting again replaces the pending secret. The secret is stored encrypted. The caller proves it is the user first, however fresh the session: the body's `password`, or else a 6-digit code is mailed (403 `sensitive_action_verification_required`; verify it at `POST /v1/user/verify-sensitive-action-code`, then try again), so a stolen session cannot enrol its own authenticator.
          */
         post: operations["timbre_mfa_enroll"];
         delete?: never;
@@ -1394,7 +1394,7 @@ export interface paths {
         put?: never;
         /**
          * Remove MFA with a backup code
-         * @description Turns two-factor authentication off with one of the user's unused backup codes (a lost authenticator app); the code is spent.
+         * @description Turns two-factor authentication off with one of the user's unused backup codes (a lost authenticator app); the code is spent. The code in the path is redacted from the access log; the web app sends it in the body of `POST /api/auth/mfa/totp/disable` instead.
          */
         post: operations["timbre_remove_mfa_with_backup_code"];
         delete?: never;
@@ -1482,7 +1482,7 @@ export interface paths {
          *
          *     - `verifyEmail`: marks the address verified ("Email verified successfully! Please sign back in to continue.").
          *     - `resetPassword`: checks the reset code and answers the address and the reset-password page to go to.
-         *     - `recoverEmail`: undoes an email change with the code mailed to the old address; the old address comes back and every session ends.
+         *     - `recoverEmail`: undoes an email change with the code mailed to the old address; the old address comes back, every session ends and every other outstanding code stops working (with `revoke_api_keys`, the account's API keys are revoked too).
          *     - `optOutOfUpdates`: the user no longer receives product updates ("We have opted you out of receiving product updates."; failure: "An error occurred while trying to opt you out from receiving product updates, please try again.").
          *     - `verifySignInRequest`: the support access grant (dialog "Grant Support Access to Your Account" — "Do you want to grant our support team temporary access to your account?" — "Grant Access"); needs the signed-in user's session, grants 72 hours, then redirect to `/` ("Thank you for granting us access to your account!").
          *     - anything else: 400 `unknown_mode`.
@@ -4930,6 +4930,11 @@ export interface components {
              * @example a new long passphrase
              */
             password: string;
+            /**
+             * @description Also revoke every API key of the account (after a suspected compromise).
+             * @default false
+             */
+            revoke_api_keys?: boolean;
         };
         SSODomain: {
             domain: string;
@@ -5169,6 +5174,11 @@ export interface components {
              * @example /app/speech-synthesis/text-to-speech
              */
             continue_url?: string;
+            /**
+             * @description recoverEmail only: also revoke every API key of the account, in the same step.
+             * @default false
+             */
+            revoke_api_keys?: boolean;
         };
         SecurityEmailActionResult: {
             /** @example ok */
@@ -5407,7 +5417,7 @@ export interface components {
             email: string;
             /**
              * Format: password
-             * @description At least 8 characters.
+             * @description At least 8 characters; not a common or guessable password, nor built from the email.
              * @example correct horse battery
              */
             password: string;
@@ -7587,8 +7597,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `email_already_exists`: an account with this email exists. */
-            409: {
+            422: components["responses"]["ValidationError"];
+            /** @description `too_many_attempts`: too many sign-ups from this address within the hour. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7596,7 +7607,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            422: components["responses"]["ValidationError"];
             default: components["responses"]["Error"];
         };
     };
@@ -9888,7 +9898,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: password
+                     * @description The account's password, as proof; without it a code is mailed.
+                     */
+                    password?: string;
+                };
+            };
+        };
         responses: {
             /** @description The pending secret. */
             200: {
@@ -9900,7 +9920,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. */
+            /** @description `session_required`: API keys cannot do this; use the web app's session. `csrf_failed`: the session wrote without its CSRF token. `mfa_enrollment_required`: the workspace requires two-factor authentication and the user has not enrolled yet. `sensitive_action_verification_required`: no password was sent; a code was mailed. */
             403: {
                 headers: {
                     [name: string]: unknown;

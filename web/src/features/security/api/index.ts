@@ -25,7 +25,8 @@ export const SECURITY_MESSAGES = {
 } as const;
 
 export const getMfaStatus = () => unwrap(client.GET('/api/auth/mfa'));
-export const enrollTotp = () => unwrap(client.POST('/api/auth/mfa/totp/enroll'));
+/** Starts TOTP set-up; the server first asks for a mailed code (a stolen session must not enrol its own app). */
+export const enrollTotp = withSensitiveVerification(() => unwrap(client.POST('/api/auth/mfa/totp/enroll')));
 export const confirmTotp = (code: string) => unwrap(client.POST('/api/auth/mfa/totp/confirm', { body: { code } }));
 
 /** Turns TOTP off with a current code or a backup code (a sensitive action: may ask for the mailed code first). */

@@ -4,11 +4,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/Toaster';
 import { clearToasts } from '@/lib/toast';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
+import { resetSensitiveActions } from '../sensitive';
 import { SecurityPage } from './SecurityPage';
+import { SensitiveActionDialog } from './SensitiveActionDialog';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   clearToasts();
+  resetSensitiveActions();
 });
 
 const SESSION = { user_id: 'u', email: 'ada@example.com', email_verified: true, workspace_id: 'w', first_name: 'Ada' };
@@ -42,6 +45,7 @@ function setup(route = '/app/settings/security', handlers: Parameters<typeof moc
   const view = renderWithProviders(
     <>
       <SecurityPage />
+      <SensitiveActionDialog />
       <Toaster position="bottom-right" />
     </>,
     { route, path: '/app/settings/security', extraRoutes: [{ path: '/app/sign-in', element: <p>sign-in page</p> }] },
@@ -75,6 +79,29 @@ describe('security page: 2FA', () => {
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Backup codes' })).not.toBeInTheDocument());
     expect(await screen.findByTestId('mfa-status')).toHaveTextContent(/^On since/);
     expect(calls.filter((c) => c.url.pathname === '/api/auth/mfa/totp/enroll')).toHaveLength(1);
+  });
+
+  it('set-up asks for the mailed code first (a stolen session cannot enrol its own app), then shows the secret', async () => {
+    const user = userEvent.setup();
+    let verified = false;
+    const { calls } = setup('/app/settings/security?dialog=add-2fa', {
+      'POST /api/auth/mfa/totp/enroll': () =>
+        verified
+          ? jsonResponse({ secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Timbre:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Timbre' })
+          : jsonResponse({ detail: { status: 'sensitive_action_verification_required', message: 'We emailed you a code.' } }, 403),
+      'POST /v1/user/verify-sensitive-action-code': ({ body }) => {
+        verified = (body as { code: string }).code === '123456';
+        return verified
+          ? jsonResponse({ status: 'ok', message: 'Email access verified. Please try the action again.' })
+          : jsonResponse({ detail: { status: 'invalid_verification_code', message: 'The verification code is wrong or has expired.' } }, 400);
+      },
+    });
+    const verify = await screen.findByRole('dialog', { name: 'Verify it’s you' });
+    await user.type(within(verify).getByLabelText('Verification code'), '123456{Enter}');
+    await user.click(await within(verify).findByRole('button', { name: 'Try again' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Set up two-factor authentication' });
+    expect(await within(dialog).findByTestId('totp-secret')).toHaveTextContent('JBSW Y3DP EHPK 3PXP');
+    expect(calls.filter((c) => c.url.pathname === '/api/auth/mfa/totp/enroll')).toHaveLength(2);
   });
 
   it('Add 2FA button opens the dialog through the query', async () => {
