@@ -16,17 +16,17 @@ var ErrWrongCurrentPassword = httpx.Errorf(http.StatusUnauthorized, "wrong_curre
 // reset it ends every session of the user (this one too): a stolen session dies with the old
 // password.
 func (s *Service) ChangePassword(ctx context.Context, userID, current, next string) error {
+	u, err := s.DB.UserByID(ctx, userID)
+	if err != nil {
+		return err
+	}
 	var v httpx.Validator
 	if current == "" {
 		v.Add("body", "current_password", "missing", "Please enter your current password.")
 	}
-	validatePassword(&v, next)
+	validatePassword(&v, next, u.Email, u.FirstName)
 	if err := v.Err(); err != nil {
 		return renameField(err, "password", "new_password")
-	}
-	u, err := s.DB.UserByID(ctx, userID)
-	if err != nil {
-		return err
 	}
 	if u.PasswordHash == "" || !CheckPassword(u.PasswordHash, current) {
 		return ErrWrongCurrentPassword

@@ -201,7 +201,8 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 	if hist != nil {
 		out = io.MultiWriter(out, hist)
 	}
-	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.FFmpegEncoded() // encoders that hold audio back
+	// mp3 and the ffmpeg encoders hold audio back.
+	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.FFmpegEncoded()
 	var pending [3]int // lagging: the sentence taken last, delivered when the next one is
 	var enc *audio.StreamEncoder
 	rate := 0
@@ -245,7 +246,8 @@ func (s *Service) streamAudio(ctx context.Context, j *Job, syn *synthesis, w htt
 // (when not nil) for the history item. A sentence is delivered once its line was written (for
 // mp3 and opus, whose encoder holds audio back into the next line, once the next line was).
 func (s *Service) streamTimestamps(ctx context.Context, j *Job, syn *synthesis, w http.ResponseWriter, hist *historyAudio, d *delivery) (*Alignments, error) {
-	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.FFmpegEncoded() // encoders that hold audio back
+	// mp3 and the ffmpeg encoders hold audio back.
+	lagging := j.Format.Codec == audio.CodecMP3 || j.Format.FFmpegEncoded()
 	var held [3]int // lagging: the sentence whose line went out last, delivered with the next
 	pending := &lockedBuffer{}
 	var enc *audio.StreamEncoder

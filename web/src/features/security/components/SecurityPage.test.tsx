@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/Toaster';
 import { clearToasts } from '@/lib/toast';
 import { jsonResponse, mockFetch, renderWithProviders } from '@/test/utils';
-import { resetSensitiveActions } from '../sensitive';
+import { resetSensitiveActions } from '@/lib/sensitive';
 import { SecurityPage } from './SecurityPage';
-import { SensitiveActionDialog } from './SensitiveActionDialog';
+import { SensitiveActionDialog } from '@/components/SensitiveActionDialog';
 
 afterEach(() => {
   vi.unstubAllGlobals();
