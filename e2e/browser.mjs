@@ -24,7 +24,7 @@ const shots = process.env.TIMBRE_SCREENSHOTS || join(here, 'screenshots');
 mkdirSync(shots, { recursive: true });
 
 const email = `e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-const password = 'correct-horse-battery';
+const password = 'Velvet-Compass-Rhubarb-83';
 const VOICE = 'Brian'; // an espeak-ng voice: synthesized by the engine's worker processes
 const TEXT =
   'Welcome to Timbre. This sentence was typed by a headless browser, turned into speech, and played back in the global player.';

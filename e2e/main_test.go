@@ -54,7 +54,7 @@ type Timbre struct {
 
 const (
 	operatorEmail    = "operator@e2e.timbre.test"
-	operatorPassword = "e2e-operator-password"
+	operatorPassword = "Quiet-Lantern-Orbit-42"
 )
 
 // StartTimbre starts Timbre on a free loopback port with a fresh data directory and no SMTP

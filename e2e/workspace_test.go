@@ -25,7 +25,7 @@ import (
 // screen under e2e/screenshots/ (failure-<flow>.png when a step fails).
 
 const (
-	flowPassword = "e2e-flow-password-1"
+	flowPassword = "Marble-Fjord-Tangent-19"
 	// scaleTier has 3 seats (spec §6): the admin plus an invitee or a provisioned user.
 	scaleTier = "growing_business"
 )

@@ -38,6 +38,7 @@ func TestCutStreamChargesWhatWasDelivered(t *testing.T) {
 			body, _ := json.Marshal(map[string]any{"text": longText, "model_id": model})
 			req, _ := http.NewRequest("POST", e.srv.URL+"/v1/text-to-speech/"+sarah+"/stream?output_format=pcm_22050", bytes.NewReader(body))
 			req.Header.Set("xi-api-key", e.key)
+			req.Header.Set("Content-Type", "application/json")
 			res, err := e.client.Do(req)
 			if err != nil {
 				t.Fatal(err)

@@ -123,6 +123,7 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/user/request-alpha-access":               {own: "the caller's own request"},
 		"POST /v1/user/update-public-user-name":            {own: "the caller's own public name", body: body(map[string]any{"public_user_name": "Beta"})},
 		"GET /v1/user/subscription":                        {own: "the caller's workspace's plan"},
+		"GET /v1/usage/character-stats":                    {own: "the caller's usage, read from its own workspace's ledger"},
 		"GET /v1/user/api-keys":                            {own: "the caller's workspace's keys"},
 		"POST /v1/user/create-api-key":                     {own: "makes a key for the caller", body: body(map[string]any{"name": "beta key"})},
 		"POST /v1/workspaces/api-keys/disable":             {own: "the key of the request disables itself (a session has none: 400)", fresh: true, query: q("api_key_name", "self")},
