@@ -232,3 +232,21 @@ export async function startSSO(page, email) {
   await page.getByLabel('Work email').fill(email);
   await page.getByRole('button', { name: 'Continue with SSO' }).click();
 }
+
+/** The newest mail to an address whose subject has the words (the mailbox lists the newest first). */
+export async function mailTo(page, to, subject) {
+  for (let i = 0; i < 50; i++) {
+    const res = await page.request.get('/api/dev/mailbox');
+    assert(res.ok(), `GET /api/dev/mailbox → ${res.status()}`);
+    const { messages } = await res.json();
+    const m = messages.find((x) => String(x.to).includes(to) && x.subject.includes(subject)); // newest first
+    if (m) return m;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no mail "${subject}" to ${to}`);
+}
+export const sixDigits = (m) => {
+  const code = /\b(\d{6})\b/.exec(m.text ?? '')?.[1];
+  assert(code, `no 6-digit code in: ${(m.text ?? '').slice(0, 200)}`);
+  return code;
+};

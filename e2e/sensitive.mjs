@@ -5,30 +5,13 @@
 // address its code → entering that code changes the email.
 //
 //   USER_EMAIL, NEW_EMAIL, SESSION_TOKEN, CSRF_TOKEN (an aged session made by sensitive_test.go)
-import { assert, env, run, session } from './flow.mjs';
+import { assert, env, mailTo, run, session, sixDigits } from './flow.mjs';
 
 const email = env('USER_EMAIL');
 const newEmail = env('NEW_EMAIL');
 const token = env('SESSION_TOKEN');
 const csrfToken = env('CSRF_TOKEN');
 
-/** The newest mail to an address whose subject has the words (the mailbox lists the newest first). */
-async function mailTo(page, to, subject) {
-  for (let i = 0; i < 50; i++) {
-    const res = await page.request.get('/api/dev/mailbox');
-    assert(res.ok(), `GET /api/dev/mailbox → ${res.status()}`);
-    const { messages } = await res.json();
-    const m = messages.find((x) => String(x.to).includes(to) && x.subject.includes(subject)); // newest first
-    if (m) return m;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no mail "${subject}" to ${to}`);
-}
-const sixDigits = (m) => {
-  const code = /\b(\d{6})\b/.exec(m.text ?? '')?.[1];
-  assert(code, `no 6-digit code in: ${(m.text ?? '').slice(0, 200)}`);
-  return code;
-};
 
 await run('sensitive', async ({ baseUrl, newPage, step, shot }) => {
   const page = await newPage('user');

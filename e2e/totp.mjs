@@ -9,7 +9,7 @@
 // Normally run by workspace_test.go. Screenshots: screenshots/totp-code-step.png and
 // screenshots/totp-signed-in.png.
 import { readFileSync } from 'node:fs';
-import { assert, env, fillSignIn, run, session, totp, totpStep } from './flow.mjs';
+import { assert, env, fillSignIn, mailTo, run, session, sixDigits, totp, totpStep } from './flow.mjs';
 import { finishOnboarding } from './onboarding.mjs';
 
 const email = env('USER_EMAIL');
@@ -29,6 +29,12 @@ await run('totp', async ({ newPage, step, shot }) => {
 
   const enrolled = await step('enrol: the setup dialog shows the secret; confirm with a computed code', page, async () => {
     await page.goto('/app/settings/security?dialog=add-2fa');
+    // Enrolment needs proof the user holds the mailbox (a stolen session cannot add its own app).
+    const verify = page.getByRole('dialog', { name: 'Verify it’s you' });
+    await verify.waitFor();
+    await verify.getByLabel('Verification code').fill(sixDigits(await mailTo(page, email, 'verification code')));
+    await verify.getByRole('button', { name: 'Verify' }).click();
+    await verify.getByRole('button', { name: 'Try again' }).click();
     const dialog = page.getByRole('dialog', { name: 'Set up two-factor authentication' });
     await dialog.waitFor();
     await dialog.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
