@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -78,7 +79,7 @@ func textOK(s string) bool {
 	return utf8.ValidString(s)
 }
 
-func checkText(v *httpx.Validator, field, s string, required bool, max int) {
+func checkText(v *errs.Validator, field, s string, required bool, max int) {
 	switch {
 	case required && s == "":
 		v.Add("body", field, "missing", "Field required.")
@@ -96,7 +97,7 @@ func (h *Handlers) surveyComplete(w http.ResponseWriter, r *http.Request) error 
 	}
 	b.FirstName, b.Role, b.Subrole = strings.TrimSpace(b.FirstName), strings.TrimSpace(b.Role), strings.TrimSpace(b.Subrole)
 	b.Timezone, b.Source = strings.TrimSpace(b.Timezone), strings.TrimSpace(b.Source)
-	var v httpx.Validator
+	var v errs.Validator
 	checkText(&v, "first_name", b.FirstName, true, MaxNameLen)
 	checkText(&v, "role", b.Role, true, MaxNameLen)
 	checkText(&v, "subrole", b.Subrole, false, MaxNameLen)
@@ -119,7 +120,7 @@ func (h *Handlers) surveyComplete(w http.ResponseWriter, r *http.Request) error 
 
 // ---- onboarding checklist -----------------------------------------------------------------------
 
-var errNoChecklist = httpx.Errorf(http.StatusConflict, "onboarding_checklist_not_initiated", "The onboarding checklist has not been started.")
+var errNoChecklist = errs.Errorf(errs.Conflict, "onboarding_checklist_not_initiated", "The onboarding checklist has not been started.")
 
 // checklistState answers with the checklist as GET /v1/user shows it, plus extra fields.
 func (h *Handlers) checklistState(w http.ResponseWriter, r *http.Request, extra map[string]any) error {
@@ -153,14 +154,14 @@ func (h *Handlers) checklistUpdate(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	if b.ItemID == nil || *b.ItemID == "" {
-		return httpx.Invalid("body", "item_id", "missing", "Field required.")
+		return errs.Field("body", "item_id", "missing", "Field required.")
 	}
 	known := false
 	for _, id := range Items {
 		known = known || id == *b.ItemID
 	}
 	if !known {
-		return httpx.Invalid("body", "item_id", "enum", "Input should be one of: "+strings.Join(Items, ", ")+".")
+		return errs.Field("body", "item_id", "enum", "Input should be one of: "+strings.Join(Items, ", ")+".")
 	}
 	fresh, err := h.Svc.DB.CompleteOnboardingItem(r.Context(), caller(r).UserID, *b.ItemID, h.Svc.now())
 	if err != nil {
@@ -207,7 +208,7 @@ func (h *Handlers) listMessages(w http.ResponseWriter, r *http.Request) error {
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > MaxMessages {
-			return httpx.Invalid("query", "limit", "value_error", "limit must be a whole number from 1 to "+strconv.Itoa(MaxMessages)+".")
+			return errs.Field("query", "limit", "value_error", "limit must be a whole number from 1 to "+strconv.Itoa(MaxMessages)+".")
 		}
 		limit = n
 	}
@@ -215,7 +216,7 @@ func (h *Handlers) listMessages(w http.ResponseWriter, r *http.Request) error {
 	if s := q.Get("unread_only"); s != "" {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return httpx.Invalid("query", "unread_only", "bool_parsing", "Input should be a valid boolean.")
+			return errs.Field("query", "unread_only", "bool_parsing", "Input should be a valid boolean.")
 		}
 		unreadOnly = b
 	}
@@ -235,7 +236,7 @@ func (h *Handlers) readMessage(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("message_id")
 	err := h.Svc.DB.MarkMessageRead(r.Context(), caller(r).UserID, id, h.Svc.now())
 	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Errorf(http.StatusNotFound, "message_not_found", "There is no message with this id.")
+		return errs.Errorf(errs.NotFound, "message_not_found", "There is no message with this id.")
 	}
 	if err != nil {
 		return err
@@ -264,7 +265,7 @@ func (h *Handlers) ccpaOptOut(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if b.CCPAOptOut == nil {
-		return httpx.Invalid("body", "ccpa_opt_out", "missing", "Field required.")
+		return errs.Field("body", "ccpa_opt_out", "missing", "Field required.")
 	}
 	c := caller(r)
 	if err := h.Svc.DB.SetCCPAOptOut(r.Context(), c.UserID, *b.CCPAOptOut); err != nil {
@@ -332,7 +333,7 @@ func (h *Handlers) updatePublicUserName(w http.ResponseWriter, r *http.Request) 
 	if b.PublicUserName != nil {
 		name = strings.Join(strings.Fields(*b.PublicUserName), " ")
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	checkText(&v, "public_user_name", name, true, MaxPublicNameLen)
 	if err := v.Err(); err != nil {
 		return err

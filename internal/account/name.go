@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 )
 
@@ -19,7 +20,7 @@ func (h *Handlers) updateName(w http.ResponseWriter, r *http.Request) error {
 	if b.FirstName != nil {
 		name = strings.TrimSpace(*b.FirstName)
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	checkText(&v, "first_name", name, true, MaxNameLen)
 	if err := v.Err(); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -54,7 +55,7 @@ func grantable(c *httpx.Caller, perms []string) error {
 	}
 	for _, p := range perms {
 		if !c.Can(p) {
-			return httpx.Errorf(http.StatusUnauthorized, "missing_permissions",
+			return errs.Errorf(errs.Unauthenticated, "missing_permissions",
 				"The API key doesn't have the permission %s, so it cannot give it to another key.", p)
 		}
 	}
@@ -63,7 +64,7 @@ func grantable(c *httpx.Caller, perms []string) error {
 
 // errLimitedKey refuses key management to a key with a character limit: a key it made, or a
 // limit it changed, would escape its own limit.
-var errLimitedKey = httpx.Errorf(http.StatusForbidden, "api_key_limited",
+var errLimitedKey = errs.Errorf(errs.Forbidden, "api_key_limited",
 	"This API key has a character limit, so it cannot create keys or change character limits. Use the web app or a key without a limit.")
 
 // unlimitedCaller refuses a caller authenticated by a key that has a character limit.
@@ -94,7 +95,7 @@ func Covers(c *httpx.Caller, k *store.APIKey) error {
 	}
 	for _, p := range perms {
 		if !c.Can(p) {
-			return httpx.Errorf(http.StatusForbidden, "missing_permissions",
+			return errs.Errorf(errs.Forbidden, "missing_permissions",
 				"The API key doesn't have the permission %s, which the key it would change holds.", p)
 		}
 	}
@@ -116,7 +117,7 @@ func ErrKeyDisabled(reason string) error {
 	if reason == "self_disabled" {
 		msg = "This API key was disabled by its holder (POST /v1/workspaces/api-keys/disable). Its owner can enable it again in the API keys settings."
 	}
-	return httpx.Errorf(http.StatusUnauthorized, "api_key_disabled", "%s", msg)
+	return errs.Errorf(errs.Unauthenticated, "api_key_disabled", "%s", msg)
 }
 
 // DecodeNewKey reads a create-key body: name*, permissions (required when requirePermissions,
@@ -127,7 +128,7 @@ func DecodeNewKey(r *http.Request, maxBody int64, requirePermissions bool) (NewK
 	if err != nil {
 		return NewKey{}, err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	name := b.name(&v, true)
 	perms := b.permissions(&v, requirePermissions, false)
 	limit, _, _ := b.characterLimit(&v, false)
@@ -143,7 +144,7 @@ func DecodeNewKey(r *http.Request, maxBody int64, requirePermissions bool) (NewK
 }
 
 // decodeUpdate reads a PATCH-style body into a store update.
-func decodeUpdate(b body, v *httpx.Validator) store.APIKeyUpdate {
+func decodeUpdate(b body, v *errs.Validator) store.APIKeyUpdate {
 	var u store.APIKeyUpdate
 	u.Name = b.name(v, false)
 	u.Permissions = b.permissions(v, false, true)
@@ -209,8 +210,8 @@ func KeyJSON(k *store.APIKey) map[string]any {
 }
 
 var (
-	errKeyNotFound = httpx.Errorf(http.StatusNotFound, "api_key_not_found", "No API key with that id in this workspace.")
-	errSANotFound  = httpx.Errorf(http.StatusNotFound, "service_account_not_found", "No service account with that id in this workspace.")
+	errKeyNotFound = errs.Errorf(errs.NotFound, "api_key_not_found", "No API key with that id in this workspace.")
+	errSANotFound  = errs.Errorf(errs.NotFound, "service_account_not_found", "No service account with that id in this workspace.")
 )
 
 // Handlers serves the service-account routes, key editing and the self-disable route.
@@ -268,9 +269,9 @@ func checkDelegate(c *httpx.Caller, saRole string) error {
 	case c.Role == httpx.RoleAdmin:
 		return nil
 	case saRole == httpx.RoleAdmin:
-		return httpx.Errorf(http.StatusForbidden, "beyond_delegated_access", "Only a workspace admin can manage admin service accounts.")
+		return errs.Errorf(errs.Forbidden, "beyond_delegated_access", "Only a workspace admin can manage admin service accounts.")
 	case c.Features != nil:
-		return httpx.Errorf(http.StatusForbidden, "beyond_delegated_access", "Your groups limit the features you use, so only a workspace admin can manage service accounts for you.")
+		return errs.Errorf(errs.Forbidden, "beyond_delegated_access", "Your groups limit the features you use, so only a workspace admin can manage service accounts for you.")
 	}
 	return nil
 }
@@ -307,7 +308,7 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	name := b.name(&v, true)
 	if raw, ok := b["default_sharing_groups"]; ok && !isNull(raw) && strings.TrimSpace(string(raw)) != "[]" {
 		v.Add("body", "default_sharing_groups", "value_error", "Default sharing groups are not supported by this server yet; omit default_sharing_groups.")
@@ -330,7 +331,7 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 	sa := store.ServiceAccount{UserID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: *name, Role: role, CreatedAt: h.now().Unix()}
 	err = h.DB.CreateServiceAccount(r.Context(), sa, MaxServiceAccounts)
 	if errors.Is(err, store.ErrLimitReached) {
-		return httpx.Errorf(http.StatusBadRequest, "service_account_limit_reached", "A workspace can have at most %d service accounts.", MaxServiceAccounts)
+		return errs.Errorf(errs.Invalid, "service_account_limit_reached", "A workspace can have at most %d service accounts.", MaxServiceAccounts)
 	}
 	if err != nil {
 		return err
@@ -395,7 +396,7 @@ func (h *Handlers) createServiceAccountKey(w http.ResponseWriter, r *http.Reques
 
 // update applies a PATCH-style body to key k.
 func (h *Handlers) update(r *http.Request, b body, k *store.APIKey) error {
-	var v httpx.Validator
+	var v errs.Validator
 	u := decodeUpdate(b, &v)
 	if err := v.Err(); err != nil {
 		return err
@@ -481,7 +482,7 @@ func (h *Handlers) editUserKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, _ := str(b["key_id"])
 	if strings.TrimSpace(id) == "" {
-		return httpx.Invalid("body", "key_id", "missing", "Field required: the id of the key to edit.")
+		return errs.Field("body", "key_id", "missing", "Field required: the id of the key to edit.")
 	}
 	c := httpx.CallerFrom(r.Context())
 	k, err := h.DB.APIKeyByID(r.Context(), c.WorkspaceID, strings.TrimSpace(id))
@@ -511,13 +512,13 @@ func (h *Handlers) editUserKey(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) selfDisable(w http.ResponseWriter, r *http.Request) error {
 	if name := r.URL.Query().Get("api_key_name"); name != "self" {
 		if name == "" {
-			return httpx.Invalid("query", "api_key_name", "missing", "Field required: set api_key_name=self to disable the key of this request.")
+			return errs.Field("query", "api_key_name", "missing", "Field required: set api_key_name=self to disable the key of this request.")
 		}
-		return httpx.Invalid("query", "api_key_name", "value_error", "Only api_key_name=self is supported: it disables the key of this request.")
+		return errs.Field("query", "api_key_name", "value_error", "Only api_key_name=self is supported: it disables the key of this request.")
 	}
 	c := httpx.CallerFrom(r.Context())
 	if c.APIKeyID == "" {
-		return httpx.Errorf(http.StatusBadRequest, "api_key_required", "Send the API key to disable in the xi-api-key header; a web session has no key to disable.")
+		return errs.Errorf(errs.Invalid, "api_key_required", "Send the API key to disable in the xi-api-key header; a web session has no key to disable.")
 	}
 	k, err := h.DB.APIKeyByID(r.Context(), c.WorkspaceID, c.APIKeyID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -527,7 +528,7 @@ func (h *Handlers) selfDisable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if k.ThirdPartyDisableAllowed != nil && !*k.ThirdPartyDisableAllowed {
-		return httpx.Errorf(http.StatusForbidden, "self_disable_not_allowed", "The owner of this API key does not allow disabling it this way.")
+		return errs.Errorf(errs.Forbidden, "self_disable_not_allowed", "The owner of this API key does not allow disabling it this way.")
 	}
 	off := true
 	if err := h.DB.UpdateAPIKey(r.Context(), k.WorkspaceID, k.UserID, k.ID, store.APIKeyUpdate{Disabled: &off, DisableReason: "self_disabled"}); err != nil {

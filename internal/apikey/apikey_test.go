@@ -18,6 +18,7 @@ import (
 	"timbre/internal/apitest"
 	"timbre/internal/audio"
 	"timbre/internal/auth"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
@@ -137,7 +138,7 @@ func (h *harness) wantInvalid(res result, field string) {
 	if res.code != http.StatusUnprocessableEntity {
 		h.t.Fatalf("status %d, want 422 for %s: %s", res.code, field, res.body)
 	}
-	var body struct{ Detail []httpx.FieldError }
+	var body struct{ Detail []errs.FieldError }
 	if err := json.Unmarshal(res.body, &body); err != nil {
 		h.t.Fatalf("422 body %s: %v", res.body, err)
 	}
@@ -506,11 +507,11 @@ func TestKeyQuotaThroughSpeech(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				cost = j.Cost
-				var he *httpx.Error
+				var he *errs.Error
 				switch {
 				case err == nil:
 					ok++
-				case errors.As(err, &he) && he.Status == "quota_exceeded" && he.HTTPStatus == http.StatusUnauthorized:
+				case errors.As(err, &he) && he.Code == "quota_exceeded" && httpx.Status(he.Kind) == http.StatusUnauthorized:
 					refused++
 				default:
 					other = append(other, err)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 )
 
@@ -27,14 +28,14 @@ func decodeBody(r *http.Request, limit int64, optional bool) (body, error) {
 	var b body
 	if err := httpx.DecodeJSON(r, limit, &b); err != nil {
 		if optional {
-			if ve, ok := err.(*httpx.ValidationError); ok && len(ve.Fields) == 1 && ve.Fields[0].Type == "missing" {
+			if ve, ok := err.(*errs.Validation); ok && len(ve.Fields) == 1 && ve.Fields[0].Type == "missing" {
 				return body{}, nil
 			}
 		}
 		return nil, err
 	}
 	if b == nil {
-		return nil, httpx.Invalid("body", "body", "type_error", "Input should be a valid JSON object.")
+		return nil, errs.Field("body", "body", "type_error", "Input should be a valid JSON object.")
 	}
 	return b, nil
 }
@@ -51,7 +52,7 @@ func str(raw json.RawMessage) (string, bool) {
 }
 
 // name reads a required (on create) or optional name.
-func (b body) name(v *httpx.Validator, required bool) *string {
+func (b body) name(v *errs.Validator, required bool) *string {
 	raw, ok := b["name"]
 	if !ok || (!required && isNull(raw)) {
 		if required {
@@ -78,7 +79,7 @@ func (b body) name(v *httpx.Validator, required bool) *string {
 
 // permissions reads a list of the API's permission names or "all" (and "no_update" when
 // patching); nil means unchanged or absent.
-func (b body) permissions(v *httpx.Validator, required, patch bool) []string {
+func (b body) permissions(v *errs.Validator, required, patch bool) []string {
 	raw, ok := b["permissions"]
 	if !ok {
 		if required {
@@ -132,7 +133,7 @@ func contains(list []string, s string) bool {
 
 // characterLimit reads an integer, null (no limit), or when patching "clear" / "no_update".
 // It returns the limit, whether to clear it, and whether the field changes anything.
-func (b body) characterLimit(v *httpx.Validator, patch bool) (limit *int64, clear, set bool) {
+func (b body) characterLimit(v *errs.Validator, patch bool) (limit *int64, clear, set bool) {
 	raw, ok := b["character_limit"]
 	if !ok {
 		return nil, false, false
@@ -163,7 +164,7 @@ func (b body) characterLimit(v *httpx.Validator, patch bool) (limit *int64, clea
 }
 
 // isEnabled reads a boolean or "no_update".
-func (b body) isEnabled(v *httpx.Validator) *bool {
+func (b body) isEnabled(v *errs.Validator) *bool {
 	raw, ok := b["is_enabled"]
 	if !ok {
 		return nil
@@ -181,7 +182,7 @@ func (b body) isEnabled(v *httpx.Validator) *bool {
 
 // thirdParty reads third_party_disable_allowed: a boolean, null (the workspace default), or when
 // patching "clear" / "no_update".
-func (b body) thirdParty(v *httpx.Validator, patch bool) (val *bool, clear bool) {
+func (b body) thirdParty(v *errs.Validator, patch bool) (val *bool, clear bool) {
 	raw, ok := b["third_party_disable_allowed"]
 	if !ok {
 		return nil, false
@@ -202,7 +203,7 @@ func (b body) thirdParty(v *httpx.Validator, patch bool) (val *bool, clear bool)
 
 // allowedIPs accepts only "no allowlist": Timbre does not restrict keys by address yet, and
 // accepting a list it would not enforce would be worse than refusing it.
-func (b body) allowedIPs(v *httpx.Validator, patch bool) {
+func (b body) allowedIPs(v *errs.Validator, patch bool) {
 	raw, ok := b["allowed_ips"]
 	if !ok || isNull(raw) {
 		return

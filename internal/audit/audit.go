@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -73,7 +74,7 @@ const (
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	var v httpx.Validator
+	var v errs.Validator
 	num := func(name string, lo, hi int64) int64 {
 		s := q.Get(name)
 		if s == "" {

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"html"
 	"math/big"
-	"net/http"
 	"strings"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/store"
@@ -31,16 +31,16 @@ const (
 )
 
 // ErrUnknownMode is the email-action handler's answer to a mode it does not know.
-var ErrUnknownMode = httpx.Errorf(http.StatusBadRequest, "unknown_mode", "Unknown email action mode.")
+var ErrUnknownMode = errs.Errorf(errs.Invalid, "unknown_mode", "Unknown email action mode.")
 
 // ErrSignInRequired answers an email action that needs a signed-in user (the support grant).
-var ErrSignInRequired = httpx.Errorf(http.StatusUnauthorized, "sign_in_required", "Please sign in to continue.")
+var ErrSignInRequired = errs.Errorf(errs.Unauthenticated, "sign_in_required", "Please sign in to continue.")
 
 // ErrReauthenticate asks for the password before a destructive action.
-var ErrReauthenticate = httpx.Errorf(http.StatusForbidden, "reauthentication_required", "Enter your password to confirm: you signed in too long ago.")
+var ErrReauthenticate = errs.Errorf(errs.Forbidden, "reauthentication_required", "Enter your password to confirm: you signed in too long ago.")
 
 func emailUpdateFailed(status, text string) error {
-	return httpx.Errorf(http.StatusBadRequest, status, "%s%s", MsgEmailUpdateFailedStart, text)
+	return errs.Errorf(errs.Invalid, status, "%s%s", MsgEmailUpdateFailedStart, text)
 }
 
 // SendVerificationFrom mails a new verification link to an unverified account, under the
@@ -74,7 +74,7 @@ func (s *Service) mailVerification(ctx context.Context, email string) error {
 
 // ErrSSODomainEmail refuses moving an email off a domain whose workspace requires SSO: with an
 // address elsewhere the member could reset a password and escape single sign-on.
-var ErrSSODomainEmail = httpx.Errorf(http.StatusForbidden, "sso_required",
+var ErrSSODomainEmail = errs.Errorf(errs.Forbidden, "sso_required",
 	"Your organization requires single sign-on for your email domain, so your email can only change within that domain.")
 
 // checkEmailStaysOnSSODomain refuses a change from an SSO-required domain to another domain.
@@ -105,8 +105,8 @@ func (s *Service) withCodeLimit(ctx context.Context, c Client, fn func() error) 
 		return err
 	}
 	err := fn()
-	var ae *httpx.Error
-	if !errors.As(err, &ae) || ae.Status != "invalid_action_code" {
+	var ae *errs.Error
+	if !errors.As(err, &ae) || ae.Code != "invalid_action_code" {
 		s.refund(ctx, LimitCodeIP, c.IP)
 	}
 	return err
@@ -126,7 +126,7 @@ func sixDigits() string {
 // the change.
 func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, userID, newEmail string, proof SensitiveProof) error {
 	newEmail = strings.ToLower(strings.TrimSpace(newEmail))
-	var v httpx.Validator
+	var v errs.Validator
 	validateEmail(&v, newEmail)
 	if err := v.Err(); err != nil {
 		return err
@@ -136,7 +136,7 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 		return err
 	}
 	if newEmail == u.Email {
-		return httpx.Invalid("body", "email", "value_error", "That is already your email address.")
+		return errs.Field("body", "email", "value_error", "That is already your email address.")
 	}
 	if _, err := s.DB.UserByEmail(ctx, newEmail); err == nil {
 		return ErrEmailTaken
@@ -169,7 +169,7 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, keepToken, code string) (string, error) {
 	code = strings.TrimSpace(code)
 	if code == "" {
-		return "", httpx.Invalid("query", "verification_code", "missing", "Field required.")
+		return "", errs.Field("query", "verification_code", "missing", "Field required.")
 	}
 	if err := s.request(ctx, LimitEmailCodeUser, userID); err != nil { // counted before the check
 		return "", err
@@ -248,7 +248,7 @@ func (s *Service) RecoverEmail(ctx context.Context, c Client, code string, revok
 			return ErrInvalidActionCode
 		}
 		if store.IsUniqueViolation(err) {
-			return httpx.Errorf(http.StatusConflict, "email_already_exists", "Another account uses that address now; contact support.")
+			return errs.Errorf(errs.Conflict, "email_already_exists", "Another account uses that address now; contact support.")
 		}
 		return err
 	})
@@ -284,7 +284,7 @@ func (s *Service) OptOutOfUpdates(ctx context.Context, c Client, code string) er
 			return tx.SetProductUpdates(ctx, userID, false)
 		})
 		if errors.Is(err, store.ErrNotFound) {
-			return httpx.Errorf(http.StatusBadRequest, "invalid_action_code", MsgOptOutFailed)
+			return errs.Errorf(errs.Invalid, "invalid_action_code", MsgOptOutFailed)
 		}
 		return err
 	})
@@ -321,7 +321,7 @@ func (s *Service) RequestSupportAccess(ctx context.Context, userID string) (stri
 // in for SupportAccessDuration.
 func (s *Service) GrantSupportAccess(ctx context.Context, c Client, userID, code string) (*store.SupportGrant, error) {
 	if strings.TrimSpace(code) == "" {
-		return nil, httpx.Invalid("body", "sign_in_request_verification_code", "missing", "Field required.")
+		return nil, errs.Field("body", "sign_in_request_verification_code", "missing", "Field required.")
 	}
 	g := &store.SupportGrant{ID: store.NewID(), UserID: userID, GrantedAt: s.now().Unix(), ExpiresAt: s.now().Add(SupportAccessDuration).Unix()}
 	err := s.withCodeLimit(ctx, c, func() error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"timbre/internal/apikey"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -16,10 +17,10 @@ import (
 func (s *Service) CreateAPIKey(ctx context.Context, userID, workspaceID, name string) (*store.APIKey, string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return nil, "", httpx.Invalid("body", "name", "missing", "Please give the key a name.")
+		return nil, "", errs.Field("body", "name", "missing", "Please give the key a name.")
 	}
 	if len([]rune(name)) > apikey.MaxNameLength {
-		return nil, "", httpx.Invalid("body", "name", "value_error", "The name must be at most 100 characters.")
+		return nil, "", errs.Field("body", "name", "value_error", "The name must be at most 100 characters.")
 	}
 	return apikey.Create(ctx, s.DB, nil, apikey.NewKey{WorkspaceID: workspaceID, UserID: userID, Name: name, Permissions: []string{apikey.All}}, s.now())
 }

@@ -6,12 +6,12 @@ import (
 	"context"
 	"errors"
 	"html"
-	"net/http"
 	"net/mail"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/plan"
@@ -82,10 +82,10 @@ func (s *Service) now() time.Time {
 }
 
 // ErrEmailTaken is returned when signing up with an email that has an account.
-var ErrEmailTaken = httpx.Errorf(http.StatusConflict, "email_already_exists", "An account with this email already exists. Sign in instead.")
+var ErrEmailTaken = errs.Errorf(errs.Conflict, "email_already_exists", "An account with this email already exists. Sign in instead.")
 
 // validateCredentials checks an email and password pair for sign-up and reset.
-func validateEmail(v *httpx.Validator, email string) {
+func validateEmail(v *errs.Validator, email string) {
 	if email == "" {
 		v.Add("body", "email", "missing", "Please enter your email address.")
 		return
@@ -112,7 +112,7 @@ func (s *Service) SignUp(ctx context.Context, email, password string, termsAccep
 // answer is that of a fresh sign-up, so sign-up does not tell which emails have accounts.
 func (s *Service) signUp(ctx context.Context, c Client, email, password string, termsAccepted bool, inviteCode string, afterCreate func(*store.User) error) (*store.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	var v httpx.Validator
+	var v errs.Validator
 	validateEmail(&v, email)
 	validatePassword(&v, password, email)
 	if !termsAccepted {
@@ -129,7 +129,7 @@ func (s *Service) signUp(ctx context.Context, c Client, email, password string, 
 	}
 	if inviteCode != "" {
 		if s.Invites == nil {
-			return nil, httpx.Invalid("body", "invite_code", "value_error", "Invitations are not available on this server.")
+			return nil, errs.Field("body", "invite_code", "value_error", "Invitations are not available on this server.")
 		}
 		if err := s.Invites.CheckInviteCode(ctx, inviteCode, email); err != nil {
 			return nil, err
@@ -175,7 +175,7 @@ func (s *Service) mailSignUpAttempt(ctx context.Context, email string) error {
 // CreateVerifiedUser is the operator's way in (timbre admin create-user).
 func (s *Service) CreateVerifiedUser(ctx context.Context, email, password string) (*store.User, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
-	var v httpx.Validator
+	var v errs.Validator
 	validateEmail(&v, email)
 	validatePassword(&v, password, email)
 	if err := v.Err(); err != nil {
@@ -207,7 +207,7 @@ func (s *Service) SendVerification(ctx context.Context, u *store.User) error {
 }
 
 // ErrInvalidActionCode is the answer to a wrong, used or expired email-action code.
-var ErrInvalidActionCode = httpx.Errorf(http.StatusBadRequest, "invalid_action_code", "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
+var ErrInvalidActionCode = errs.Errorf(errs.Invalid, "invalid_action_code", "The action code is invalid. This can happen if the code is malformed, expired, or has already been used.")
 
 // VerifyEmail uses a verification code and marks the email verified.
 func (s *Service) VerifyEmail(ctx context.Context, code string) (*store.User, error) {
@@ -230,14 +230,14 @@ func (s *Service) VerifyEmail(ctx context.Context, code string) (*store.User, er
 
 // ErrInvalidCredentials is the answer to a wrong email or password (the same for both, so
 // sign-in does not reveal which emails have accounts).
-var ErrInvalidCredentials = httpx.Errorf(http.StatusUnauthorized, "invalid_credentials", "Wrong email or password.")
+var ErrInvalidCredentials = errs.Errorf(errs.Unauthenticated, "invalid_credentials", "Wrong email or password.")
 
 // ErrEmailNotVerified stops sign-in until the email is confirmed.
-var ErrEmailNotVerified = httpx.Errorf(http.StatusForbidden, "email_not_verified", "Please verify your email before signing in. Check your inbox for the verification link.")
+var ErrEmailNotVerified = errs.Errorf(errs.Forbidden, "email_not_verified", "Please verify your email before signing in. Check your inbox for the verification link.")
 
 // ErrMFARequired is SignIn's answer for an account with two-factor authentication: the caller
 // must use SignInFrom, which returns the challenge.
-var ErrMFARequired = httpx.Errorf(http.StatusUnauthorized, "mfa_required", "Enter the code from your authenticator app to finish signing in.")
+var ErrMFARequired = errs.Errorf(errs.Unauthenticated, "mfa_required", "Enter the code from your authenticator app to finish signing in.")
 
 // SignIn checks credentials and opens a session; it returns the session and CSRF tokens. An
 // account with MFA gets ErrMFARequired (use SignInFrom for the challenge).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"timbre/internal/auth"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/store"
@@ -131,7 +132,7 @@ func wantStatus(t *testing.T, err error, httpStatus int, status string) {
 func wantInvalid(t *testing.T, err error, field string) {
 	t.Helper()
 	code, detail := apiError(t, err)
-	var fields []httpx.FieldError
+	var fields []errs.FieldError
 	if e := json.Unmarshal(detail, &fields); e != nil || code != http.StatusUnprocessableEntity {
 		t.Fatalf("error %v → %d %s, want 422 naming %s", err, code, detail, field)
 	}

@@ -5,12 +5,13 @@ import (
 	"net/http"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
 
 // ErrWrongCurrentPassword answers a password change whose current password does not match.
-var ErrWrongCurrentPassword = httpx.Errorf(http.StatusUnauthorized, "wrong_current_password", "Your current password is not right.")
+var ErrWrongCurrentPassword = errs.Errorf(errs.Unauthenticated, "wrong_current_password", "Your current password is not right.")
 
 // ChangePassword sets a new password for a signed-in user who proves the current one. Like a
 // reset it ends every session of the user (this one too): a stolen session dies with the old
@@ -20,7 +21,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 	if err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	if current == "" {
 		v.Add("body", "current_password", "missing", "Please enter your current password.")
 	}
@@ -32,7 +33,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 		return ErrWrongCurrentPassword
 	}
 	if current == next {
-		return httpx.Invalid("body", "new_password", "value_error", "The new password must differ from the current one.")
+		return errs.Field("body", "new_password", "value_error", "The new password must differ from the current one.")
 	}
 	return s.DB.InTx(ctx, func(tx *store.Tx) error { return tx.SetPassword(ctx, userID, HashPassword(next)) })
 }
@@ -40,7 +41,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 // renameField moves validation errors of one body field to another name (the shared password
 // rules name the field "password"; this route's field is new_password).
 func renameField(err error, from, to string) error {
-	if ve, ok := err.(*httpx.ValidationError); ok {
+	if ve, ok := err.(*errs.Validation); ok {
 		for i := range ve.Fields {
 			if len(ve.Fields[i].Loc) == 2 && ve.Fields[i].Loc[1] == from {
 				ve.Fields[i].Loc[1] = to

@@ -10,6 +10,7 @@ import (
 
 	"timbre/internal/apikey"
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -146,7 +147,7 @@ func (h *Handlers) session(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if c == nil {
-		return httpx.Errorf(http.StatusUnauthorized, "unauthorized", "Not signed in.")
+		return errs.Errorf(errs.Unauthenticated, "unauthorized", "Not signed in.")
 	}
 	u, err := h.Svc.DB.UserByID(r.Context(), c.UserID)
 	if err != nil {
@@ -239,12 +240,12 @@ func (h *Handlers) resetPassword(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) mailbox(w http.ResponseWriter, r *http.Request) error {
 	if !h.Svc.Mail.Mailbox() {
-		return httpx.Errorf(http.StatusNotFound, "not_found", "The development mailbox is off: mail is sent through SMTP.")
+		return errs.Errorf(errs.NotFound, "not_found", "The development mailbox is off: mail is sent through SMTP.")
 	}
 	// The mailbox holds every user's verification and reset links, so it answers only requests
 	// from this machine (the out-of-the-box setup at http://localhost:8080).
 	if !fromLoopback(r) || !h.localHost(r.Host) {
-		return httpx.Errorf(http.StatusForbidden, "mailbox_local_only", "The development mailbox is only readable from the server's own machine. Configure SMTP (TIMBRE_SMTP_HOST) to send mail.")
+		return errs.Errorf(errs.Forbidden, "mailbox_local_only", "The development mailbox is only readable from the server's own machine. Configure SMTP (TIMBRE_SMTP_HOST) to send mail.")
 	}
 	msgs, err := h.Svc.DB.ListMail(r.Context(), 100)
 	if err != nil {
@@ -290,10 +291,10 @@ func (h *Handlers) createKey(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	id := strings.TrimSpace(r.URL.Query().Get("key_id"))
 	if id == "" {
-		return httpx.Invalid("query", "key_id", "missing", "Field required.")
+		return errs.Field("query", "key_id", "missing", "Field required.")
 	}
 	c := httpx.CallerFrom(r.Context())
-	notFound := httpx.Errorf(http.StatusNotFound, "api_key_not_found", "No API key with that id in this workspace.")
+	notFound := errs.Errorf(errs.NotFound, "api_key_not_found", "No API key with that id in this workspace.")
 	k, err := h.Svc.DB.APIKeyByID(r.Context(), c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && k.ServiceAccount) {
 		return notFound

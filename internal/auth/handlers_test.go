@@ -14,6 +14,7 @@ import (
 
 	"timbre/internal/apitest"
 	"timbre/internal/auth"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/store"
@@ -118,7 +119,7 @@ func wantHTTPInvalid(t *testing.T, w *httptest.ResponseRecorder, field string) {
 	if w.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d, want 422: %s", w.Code, w.Body.String())
 	}
-	var body struct{ Detail []httpx.FieldError }
+	var body struct{ Detail []errs.FieldError }
 	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
 		t.Fatalf("422 body %s: %v", w.Body.String(), err)
 	}

@@ -6,14 +6,13 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/store"
 )
 
@@ -30,11 +29,11 @@ var totpOpts = totp.ValidateOpts{Period: totpPeriod, Skew: 0, Digits: otp.Digits
 
 // MFA errors.
 var (
-	ErrMFAAlreadyEnabled = httpx.Errorf(http.StatusConflict, "mfa_already_enabled", "Two-factor authentication is already on for your account.")
-	ErrMFANotEnabled     = httpx.Errorf(http.StatusBadRequest, "mfa_not_enabled", "Two-factor authentication is not on for your account.")
-	ErrMFANotStarted     = httpx.Errorf(http.StatusBadRequest, "mfa_enrollment_not_started", "Start the two-factor set-up first: scan a new QR code.")
-	ErrInvalidMFACode    = httpx.Errorf(http.StatusUnauthorized, "invalid_mfa_code", "That code is not right. Enter the current code from your authenticator app, or a backup code.")
-	ErrInvalidMFAToken   = httpx.Errorf(http.StatusUnauthorized, "invalid_mfa_token", "This sign-in has expired. Sign in again.")
+	ErrMFAAlreadyEnabled = errs.Errorf(errs.Conflict, "mfa_already_enabled", "Two-factor authentication is already on for your account.")
+	ErrMFANotEnabled     = errs.Errorf(errs.Invalid, "mfa_not_enabled", "Two-factor authentication is not on for your account.")
+	ErrMFANotStarted     = errs.Errorf(errs.Invalid, "mfa_enrollment_not_started", "Start the two-factor set-up first: scan a new QR code.")
+	ErrInvalidMFACode    = errs.Errorf(errs.Unauthenticated, "invalid_mfa_code", "That code is not right. Enter the current code from your authenticator app, or a backup code.")
+	ErrInvalidMFAToken   = errs.Errorf(errs.Unauthenticated, "invalid_mfa_token", "This sign-in has expired. Sign in again.")
 )
 
 // TOTPEnrollment is a started enrolment: the secret to type in and the otpauth:// URL for the QR code.
@@ -150,7 +149,7 @@ func (s *Service) DisableTOTP(ctx context.Context, c Client, userID, code, backu
 // RemoveMFAWithBackupCode turns MFA off with a backup code (a lost authenticator).
 func (s *Service) RemoveMFAWithBackupCode(ctx context.Context, c Client, userID, backupCode string, proof SensitiveProof) error {
 	if strings.TrimSpace(backupCode) == "" {
-		return httpx.Invalid("path", "code", "missing", "Enter one of your backup codes.")
+		return errs.Field("path", "code", "missing", "Enter one of your backup codes.")
 	}
 	return s.DisableTOTP(ctx, c, userID, "", backupCode, proof)
 }
@@ -175,7 +174,7 @@ func (s *Service) RegenerateBackupCodes(ctx context.Context, c Client, userID, c
 // VerifyMFA answers a sign-in's challenge with a TOTP code or a backup code and opens the
 // session (a new token: the challenge token is used up and cannot open another).
 func (s *Service) VerifyMFA(ctx context.Context, c Client, mfaToken, code, backupCode string) (*SignInResult, error) {
-	var v httpx.Validator
+	var v errs.Validator
 	if strings.TrimSpace(mfaToken) == "" {
 		v.Add("body", "mfa_token", "missing", "Field required.")
 	}
@@ -221,7 +220,7 @@ func (s *Service) VerifyMFA(ctx context.Context, c Client, mfaToken, code, backu
 // attempt limits, for a user with MFA on.
 func (s *Service) checkSecondFactor(ctx context.Context, c Client, userID, code, backupCode string) (*store.User, error) {
 	if code == "" && backupCode == "" {
-		return nil, httpx.Invalid("body", "code", "missing", "Enter the code from your authenticator app, or a backup code.")
+		return nil, errs.Field("body", "code", "missing", "Enter the code from your authenticator app, or a backup code.")
 	}
 	if code != "" {
 		if err := validCode(code); err != nil {
@@ -309,7 +308,7 @@ func (s *Service) matchTOTP(secret, code string) (int64, bool) {
 
 func validCode(code string) error {
 	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
-		return httpx.Invalid("body", "code", "value_error", "Enter the 6-digit code from your authenticator app.")
+		return errs.Field("body", "code", "value_error", "Enter the 6-digit code from your authenticator app.")
 	}
 	return nil
 }

@@ -6,11 +6,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"timbre/internal/errs"
 
 	zxcvbn "github.com/nbutton23/zxcvbn-go"
 	"golang.org/x/crypto/argon2"
-
-	"timbre/internal/httpx"
 )
 
 // argon2id parameters (OWASP's second recommended set: 19 MiB, 2 passes).
@@ -65,13 +64,13 @@ const strengthPrefix = 64
 // or nil. context is what the account itself gives away (its email, name, …): a password built
 // from those is refused. Every place that sets a password calls it.
 func CheckPasswordStrength(password string, context ...string) error {
-	var v httpx.Validator
+	var v errs.Validator
 	validatePassword(&v, password, context...)
 	return v.Err()
 }
 
 // validatePassword adds the password's problem, if any, to v.
-func validatePassword(v *httpx.Validator, password string, context ...string) {
+func validatePassword(v *errs.Validator, password string, context ...string) {
 	runes := []rune(password)
 	switch {
 	case len(runes) < MinPasswordLength:

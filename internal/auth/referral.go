@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -30,7 +31,7 @@ type SignUpInput struct {
 }
 
 // validateReferralCode adds an error for a malformed referral code ("" is none).
-func validateReferralCode(v *httpx.Validator, code string) {
+func validateReferralCode(v *errs.Validator, code string) {
 	if code != "" && !referralCodeRE.MatchString(code) {
 		v.Add("body", "referral_code", "value_error", MsgInvalidReferralCode)
 	}
@@ -39,7 +40,7 @@ func validateReferralCode(v *httpx.Validator, code string) {
 // SignUpWith is SignUp with a referral code.
 func (s *Service) SignUpWith(ctx context.Context, in SignUpInput) (*store.User, error) {
 	in.ReferralCode = strings.TrimSpace(in.ReferralCode)
-	var v httpx.Validator
+	var v errs.Validator
 	validateReferralCode(&v, in.ReferralCode)
 	if err := v.Err(); err != nil {
 		return nil, err

@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
 
 // ErrSessionRequired refuses account-security changes made with an API key.
-var ErrSessionRequired = httpx.Errorf(http.StatusForbidden, "session_required", "This can only be done in the web app, signed in with your password.")
+var ErrSessionRequired = errs.Errorf(errs.Forbidden, "session_required", "This can only be done in the web app, signed in with your password.")
 
 func (h *Handlers) securityRoutes(rt *httpx.Router) {
 	// MFA.
@@ -183,7 +184,7 @@ func (h *Handlers) revokeSession(w http.ResponseWriter, r *http.Request) error {
 	cur, _ := h.Svc.currentSession(r)
 	if err := h.Svc.DB.DeleteSessionByPublicID(r.Context(), c.UserID, id); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return httpx.Errorf(http.StatusNotFound, "session_not_found", "No session of yours has that id.")
+			return errs.Errorf(errs.NotFound, "session_not_found", "No session of yours has that id.")
 		}
 		return err
 	}
@@ -244,7 +245,7 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 	switch b.Mode {
 	case "verifyEmail", "resetPassword", "recoverEmail", "optOutOfUpdates":
 		if strings.TrimSpace(b.Code) == "" {
-			return httpx.Invalid("body", "code", "missing", "Field required.")
+			return errs.Field("body", "code", "missing", "Field required.")
 		}
 	}
 	switch b.Mode {
@@ -320,7 +321,7 @@ func (h *Handlers) changeEmail(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	if v := q.Get("is_reverting"); v != "" {
 		if _, err := strconv.ParseBool(v); err != nil {
-			return httpx.Invalid("query", "is_reverting", "bool_parsing", "Input should be a valid boolean.")
+			return errs.Field("query", "is_reverting", "bool_parsing", "Input should be a valid boolean.")
 		}
 	}
 	_, token := h.Svc.currentSession(r)

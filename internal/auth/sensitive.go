@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/store"
@@ -31,11 +32,11 @@ var (
 )
 
 // ErrSensitiveVerificationRequired answers a sensitive action that needs the mailed code first.
-var ErrSensitiveVerificationRequired = httpx.Errorf(http.StatusForbidden, "sensitive_action_verification_required",
+var ErrSensitiveVerificationRequired = errs.Errorf(errs.Forbidden, "sensitive_action_verification_required",
 	"For your security, we emailed you a link with a 6-digit code. Open it to confirm it's you, then try again (or confirm with your password).")
 
 // ErrInvalidSensitiveCode answers a wrong, used or expired sensitive-action code.
-var ErrInvalidSensitiveCode = httpx.Errorf(http.StatusBadRequest, "invalid_verification_code", "The verification code is wrong or has expired.")
+var ErrInvalidSensitiveCode = errs.Errorf(errs.Invalid, "invalid_verification_code", "The verification code is wrong or has expired.")
 
 // SensitiveProof is what a sensitive request proves about its caller.
 type SensitiveProof struct {
@@ -132,7 +133,7 @@ func (s *Service) sendSensitiveCode(ctx context.Context, c Client, u *store.User
 func (s *Service) VerifySensitiveActionCode(ctx context.Context, c Client, userID, token, code string) error {
 	code = strings.TrimSpace(code)
 	if code == "" {
-		return httpx.Invalid("body", "code", "missing", "Field required.")
+		return errs.Field("body", "code", "missing", "Field required.")
 	}
 	if token == "" {
 		return ErrSessionRequired

@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
 
 // ErrMFAEnrollmentRequired refuses a session of a workspace that requires MFA until its user enrols.
-var ErrMFAEnrollmentRequired = httpx.Errorf(http.StatusForbidden, "mfa_enrollment_required",
+var ErrMFAEnrollmentRequired = errs.Errorf(errs.Forbidden, "mfa_enrollment_required",
 	"Your workspace requires two-factor authentication. Set it up in Settings (Security → Add 2FA) to continue.")
 
 // ErrMFAVerificationRequired refuses a session that did not answer a second factor (an SSO
 // sign-in of another workspace, or a session older than the user's enrolment) in a workspace
 // that requires MFA.
-var ErrMFAVerificationRequired = httpx.Errorf(http.StatusForbidden, "mfa_verification_required",
+var ErrMFAVerificationRequired = errs.Errorf(errs.Forbidden, "mfa_verification_required",
 	"Your workspace requires two-factor authentication: sign out, then sign in again with the code from your authenticator app.")
 
 // mfaSatisfied says whether a session meets its workspace's MFA requirement: it answered a

@@ -2,14 +2,12 @@ package auth
 
 import (
 	"context"
-	"net/http"
-
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 )
 
 // ErrSSORequired refuses a password (sign-in, sign-up, reset mail) for an email whose domain a
 // workspace has verified and requires single sign-on for.
-var ErrSSORequired = httpx.Errorf(http.StatusForbidden, "sso_required",
+var ErrSSORequired = errs.Errorf(errs.Forbidden, "sso_required",
 	"Your organization requires single sign-on for this email address: sign in with SSO instead of a password.")
 
 // checkSSORequired asks the SSORequired hook about email (already lower-cased and trimmed).

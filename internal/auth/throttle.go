@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/store"
 )
 
@@ -14,11 +14,11 @@ import (
 const MsgTooManyAttempts = "Too many attempts, please try again in a few minutes."
 
 // ErrTooManyAttempts is the answer to an address (or account) over an attempt limit.
-var ErrTooManyAttempts = httpx.Errorf(http.StatusTooManyRequests, "too_many_attempts", MsgTooManyAttempts)
+var ErrTooManyAttempts = errs.Errorf(errs.RateLimited, "too_many_attempts", MsgTooManyAttempts)
 
 // ErrAccountLocked is the answer to a sign-in of an account locked, for one address, by failed
 // attempts from that address.
-var ErrAccountLocked = httpx.Errorf(http.StatusTooManyRequests, "too_many_attempts",
+var ErrAccountLocked = errs.Errorf(errs.RateLimited, "too_many_attempts",
 	"Too many failed sign-in attempts: this account is locked for 15 minutes (longer after repeated lock-outs). Try again later, or reset your password.")
 
 // limit is an attempt limit: at most Max attempts per Window for one subject (an account or an

@@ -19,6 +19,7 @@ import (
 	"timbre/internal/account"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -55,7 +56,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 }
 
 func notFound(id string) error {
-	return httpx.Errorf(http.StatusNotFound, "history_item_not_found", "History item '%s' was not found.", id)
+	return errs.Errorf(errs.NotFound, "history_item_not_found", "History item '%s' was not found.", id)
 }
 
 // item loads the path's item for an action that needs resource role need.
@@ -86,7 +87,7 @@ func (h *Handlers) access(r *http.Request, id, need string) (*store.HistoryItem,
 	case role == "":
 		return nil, notFound(id)
 	case store.ResourceRoleRank(role) < store.ResourceRoleRank(need):
-		return nil, httpx.Errorf(http.StatusForbidden, "insufficient_resource_role",
+		return nil, errs.Errorf(errs.Forbidden, "insufficient_resource_role",
 			"History item '%s' is shared with you as %s; this needs %s access.", id, role, need)
 	}
 	return it, nil
@@ -162,7 +163,7 @@ func JSON(it *store.HistoryItem) Item {
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	var v httpx.Validator
+	var v errs.Validator
 	f := store.HistoryFilter{PageSize: 100, StartAfterID: q.Get("start_after_history_item_id"), VoiceID: q.Get("voice_id"),
 		ModelID: q.Get("model_id"), Search: q.Get("search"), Source: q.Get("source")}
 	if s := q.Get("page_size"); s != "" {
@@ -203,7 +204,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	f.VisibleTo = c.UserID
 	items, more, err := h.DB.ListHistory(r.Context(), c.WorkspaceID, f)
 	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Invalid("query", "start_after_history_item_id", "value_error", "No history item with that id.")
+		return errs.Field("query", "start_after_history_item_id", "value_error", "No history item with that id.")
 	}
 	if err != nil {
 		return err
@@ -232,11 +233,11 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) audioOf(r *http.Request, it *store.HistoryItem) ([]byte, error) {
 	if it.State != store.StateCreated || it.BlobKey == "" {
-		return nil, httpx.Errorf(http.StatusNotFound, "history_audio_not_found", "The audio of history item '%s' is not ready.", it.ID)
+		return nil, errs.Errorf(errs.NotFound, "history_audio_not_found", "The audio of history item '%s' is not ready.", it.ID)
 	}
 	data, err := h.Blob.Get(r.Context(), it.BlobKey)
 	if errors.Is(err, blob.ErrNotFound) {
-		return nil, httpx.Errorf(http.StatusNotFound, "history_audio_not_found", "The audio of history item '%s' is gone.", it.ID)
+		return nil, errs.Errorf(errs.NotFound, "history_audio_not_found", "The audio of history item '%s' is gone.", it.ID)
 	}
 	return data, err
 }
@@ -284,7 +285,7 @@ func (h *Handlers) download(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	if len(body.IDs) == 0 {
 		v.Add("body", "history_item_ids", "missing", "Field required: at least one history item id.")
 	} else if len(body.IDs) > MaxDownloadItems {
@@ -418,7 +419,7 @@ func (h *Handlers) feedback(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	if b.ThumbsUp == nil {
 		v.Add("body", "thumbs_up", "missing", "Field required.")
 	}
@@ -445,7 +446,7 @@ func (h *Handlers) feedback(w http.ResponseWriter, r *http.Request) error {
 	case errors.Is(err, store.ErrNotFound):
 		return notFound(id)
 	case errors.Is(err, store.ErrFeedbackReviewed):
-		return httpx.Errorf(http.StatusBadRequest, "feedback_already_reviewed", ReviewedMessage)
+		return errs.Errorf(errs.Invalid, "feedback_already_reviewed", ReviewedMessage)
 	case err != nil:
 		return err
 	}
@@ -459,7 +460,7 @@ func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if it.State != store.StateCreated {
-		return httpx.Errorf(http.StatusConflict, "history_item_not_ready", "The item's audio is not ready yet.")
+		return errs.Errorf(errs.Conflict, "history_item_not_ready", "The item's audio is not ready yet.")
 	}
 	token, err := h.DB.SetShareToken(r.Context(), it.WorkspaceID, it.ID, store.RandomString(24))
 	if err != nil {
@@ -477,7 +478,7 @@ func (h *Handlers) shareLink(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) sharedItem(r *http.Request) (*store.HistoryItem, error) {
 	it, err := h.DB.HistoryByShareToken(r.Context(), r.PathValue("token"))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, httpx.Errorf(http.StatusNotFound, "share_link_not_found", "This share link does not exist or was removed.")
+		return nil, errs.Errorf(errs.NotFound, "share_link_not_found", "This share link does not exist or was removed.")
 	}
 	return it, err
 }

@@ -15,71 +15,45 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"timbre/internal/errs"
 	"unicode/utf8"
 )
 
-// Error is an application error in the API's shape {"detail":{"status","message"}}.
-type Error struct {
-	HTTPStatus int
-	Status     string
-	Message    string
-}
-
-func (e *Error) Error() string { return e.Status + ": " + e.Message }
-
-// Errorf builds an application error.
-func Errorf(httpStatus int, status, format string, args ...any) *Error {
-	return &Error{HTTPStatus: httpStatus, Status: status, Message: fmt.Sprintf(format, args...)}
-}
-
-// Common errors.
+// Common errors of the HTTP layer.
 var (
-	ErrUnauthorized = &Error{http.StatusUnauthorized, "invalid_api_key", "Invalid API key"}
-	ErrNotFound     = &Error{http.StatusNotFound, "not_found", "Not found"}
-	ErrCSRF         = &Error{http.StatusForbidden, "csrf_failed", "The request's CSRF token is missing or wrong. Reload the page and try again."}
-	ErrNotJSON      = &Error{http.StatusUnsupportedMediaType, "unsupported_media_type", "Send the request body as JSON with Content-Type: application/json."}
+	ErrUnauthorized = errs.New(errs.Unauthenticated, "invalid_api_key", "Invalid API key")
+	ErrNotFound     = errs.New(errs.NotFound, "not_found", "Not found")
+	ErrCSRF         = errs.New(errs.Forbidden, "csrf_failed", "The request's CSRF token is missing or wrong. Reload the page and try again.")
+	ErrNotJSON      = errs.New(errs.Unsupported, "unsupported_media_type", "Send the request body as JSON with Content-Type: application/json.")
 	// A body that ends before its Content-Length (or its last chunk) is the client's fault.
-	errBodyCutShort = &Error{http.StatusBadRequest, "body_incomplete", "The request body ended before its announced length."}
-	errBodyTimeout  = &Error{http.StatusRequestTimeout, "body_timeout", "The request body did not arrive in time."}
+	errBodyCutShort = errs.New(errs.Invalid, "body_incomplete", "The request body ended before its announced length.")
+	errBodyTimeout  = errs.New(errs.Timeout, "body_timeout", "The request body did not arrive in time.")
 )
 
-// FieldError is one entry of a 422 validation error.
-type FieldError struct {
-	Loc  []any  `json:"loc"`
-	Msg  string `json:"msg"`
-	Type string `json:"type"`
+// statusOf is the one place a domain error's kind becomes an HTTP status. Quota is 401 because
+// that is the ElevenLabs API's answer to quota_exceeded.
+var statusOf = map[errs.Kind]int{
+	errs.Internal:        http.StatusInternalServerError,
+	errs.Invalid:         http.StatusBadRequest,
+	errs.Unauthenticated: http.StatusUnauthorized,
+	errs.Forbidden:       http.StatusForbidden,
+	errs.NotFound:        http.StatusNotFound,
+	errs.Conflict:        http.StatusConflict,
+	errs.Quota:           http.StatusUnauthorized,
+	errs.RateLimited:     http.StatusTooManyRequests,
+	errs.TooLarge:        http.StatusRequestEntityTooLarge,
+	errs.Unsupported:     http.StatusUnsupportedMediaType,
+	errs.Upstream:        http.StatusBadGateway,
+	errs.Unavailable:     http.StatusServiceUnavailable,
+	errs.Timeout:         http.StatusRequestTimeout,
 }
 
-// ValidationError is a 422 {"detail":[{loc,msg,type}]}.
-type ValidationError struct{ Fields []FieldError }
-
-func (v *ValidationError) Error() string {
-	parts := make([]string, len(v.Fields))
-	for i, f := range v.Fields {
-		parts[i] = fmt.Sprint(f.Loc) + ": " + f.Msg
+// Status is the HTTP status for a domain error's kind.
+func Status(k errs.Kind) int {
+	if s, ok := statusOf[k]; ok {
+		return s
 	}
-	return "validation: " + strings.Join(parts, "; ")
-}
-
-// Invalid is a validation error naming one field; where is "body", "query" or "path".
-func Invalid(where, field, typ, msg string) *ValidationError {
-	return &ValidationError{Fields: []FieldError{{Loc: []any{where, field}, Msg: msg, Type: typ}}}
-}
-
-// Validator collects field errors.
-type Validator struct{ fields []FieldError }
-
-// Add records a problem with a field.
-func (v *Validator) Add(where, field, typ, msg string) {
-	v.fields = append(v.fields, FieldError{Loc: []any{where, field}, Msg: msg, Type: typ})
-}
-
-// Err returns the collected errors, or nil.
-func (v *Validator) Err() error {
-	if len(v.fields) == 0 {
-		return nil
-	}
-	return &ValidationError{Fields: v.fields}
+	return http.StatusInternalServerError
 }
 
 // WriteJSON writes v as JSON with status.
@@ -92,17 +66,17 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 // OK writes {"status":"ok"}, the API's answer to a successful change.
 func OK(w http.ResponseWriter) { WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"}) }
 
-// WriteError writes err in the API's shape: validation errors as 422, *Error as itself, anything
-// else as a logged 500 that tells the caller nothing internal.
+// WriteError writes err in the API's shape: validation errors as 422, domain errors with their
+// kind's status, anything else as a logged 500 that tells the caller nothing internal.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	var ve *ValidationError
-	var ae *Error
+	var ve *errs.Validation
+	var de *errs.Error
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &ve):
 		WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": ve.Fields})
-	case errors.As(err, &ae):
-		WriteJSON(w, ae.HTTPStatus, map[string]any{"detail": map[string]string{"status": ae.Status, "message": ae.Message}})
+	case errors.As(err, &de) && de.Kind != errs.Internal:
+		WriteJSON(w, Status(de.Kind), map[string]any{"detail": map[string]string{"status": de.Code, "message": de.Message}})
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		WriteError(w, r, errBodyCutShort)
 	case errors.Is(err, os.ErrDeadlineExceeded):
@@ -130,7 +104,7 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 		return err
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
-		return Invalid("body", "body", "missing", "Field required: the request needs a JSON body.")
+		return errs.Field("body", "body", "missing", "Field required: the request needs a JSON body.")
 	}
 	if !IsJSONContentType(r.Header.Get("Content-Type")) {
 		return ErrNotJSON
@@ -138,7 +112,7 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 	if bad := firstInvalidText(data); bad >= 0 {
 		// encoding/json would quietly turn the bad bytes (or a lone surrogate escape) into U+FFFD,
 		// and the text would be spoken and charged that way.
-		return &ValidationError{Fields: []FieldError{{Loc: append([]any{"body"}, jsonPathAt(data, bad)...),
+		return &errs.Validation{Fields: []errs.FieldError{{Loc: append([]any{"body"}, jsonPathAt(data, bad)...),
 			Msg: "Text must be valid UTF-8 (no invalid bytes, no unpaired surrogates).", Type: "unicode_error"}}}
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
@@ -148,9 +122,9 @@ func DecodeJSON(r *http.Request, limit int64, dst any) error {
 			if field == "" {
 				field = "body"
 			}
-			return Invalid("body", field, "type_error", fmt.Sprintf("Input should be a valid %s.", te.Type.Kind()))
+			return errs.Field("body", field, "type_error", fmt.Sprintf("Input should be a valid %s.", te.Type.Kind()))
 		}
-		return Invalid("body", "body", "json_invalid", "JSON decode error: "+err.Error())
+		return errs.Field("body", "body", "json_invalid", "JSON decode error: "+err.Error())
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"timbre/internal/errs"
 )
 
 func TestDecodeJSONNamesInvalidUTF8(t *testing.T) {
@@ -25,7 +26,7 @@ func TestDecodeJSONNamesInvalidUTF8(t *testing.T) {
 		r.Header.Set("Content-Type", "application/json")
 		var dst map[string]any
 		err := DecodeJSON(r, 1<<20, &dst)
-		ve, ok := err.(*ValidationError)
+		ve, ok := err.(*errs.Validation)
 		if !ok || len(ve.Fields) != 1 || ve.Fields[0].Type != "unicode_error" {
 			t.Errorf("%q: %v", body, err)
 			continue

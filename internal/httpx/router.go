@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"timbre/internal/errs"
 	"time"
 )
 
@@ -62,19 +63,19 @@ func Feature(f string) Option { return func(r *Route) { r.Feature = f } }
 var CrossSite Option = func(r *Route) { r.CrossSite = true }
 
 // ErrCrossSite answers an unauthenticated POST sent by a page of another website.
-var ErrCrossSite = &Error{http.StatusForbidden, "cross_site_request", "This request was sent by a page of another website. Use Timbre's own pages."}
+var ErrCrossSite = errs.New(errs.Forbidden, "cross_site_request", "This request was sent by a page of another website. Use Timbre's own pages.")
 
 // ErrFeatureNotAllowed answers a member whose groups don't include a route's feature.
 func ErrFeatureNotAllowed(f string) error {
-	return Errorf(http.StatusForbidden, "feature_not_allowed", "Your workspace groups don't give you access to %s. Ask a workspace admin.", f)
+	return errs.Errorf(errs.Forbidden, "feature_not_allowed", "Your workspace groups don't give you access to %s. Ask a workspace admin.", f)
 }
 
 // ErrForbiddenRole is the answer to an editor calling an admin route.
-var ErrForbiddenRole = &Error{http.StatusForbidden, "forbidden", "Only workspace admins can do this."}
+var ErrForbiddenRole = errs.New(errs.Forbidden, "forbidden", "Only workspace admins can do this.")
 
 // ErrMissingPermission is the answer to a key without the permission a route needs.
 func ErrMissingPermission(p string) error {
-	return Errorf(http.StatusUnauthorized, "missing_permissions", "The API key doesn't have the permission %s needed for this request.", p)
+	return errs.Errorf(errs.Unauthenticated, "missing_permissions", "The API key doesn't have the permission %s needed for this request.", p)
 }
 
 func (rt *Router) handle(pattern string, authed bool, h http.Handler, opts ...Option) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -31,7 +32,7 @@ var breakdowns = map[string]store.UsageGroup{
 // include_workspace_metrics, the workspace's, for admins) per hour, day, week, month or in total.
 func (h *Handlers) characterStats(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	var v httpx.Validator
+	var v errs.Validator
 	ms := func(name string) int64 {
 		s := q.Get(name)
 		if s == "" {
@@ -89,12 +90,12 @@ func (h *Handlers) characterStats(w http.ResponseWriter, r *http.Request) error 
 	sq := StatsQuery{WorkspaceID: c.WorkspaceID, UserID: c.UserID, From: time.UnixMilli(start), To: time.UnixMilli(end), Interval: interval, By: by, Metric: metric}
 	if workspace {
 		if c.Role != httpx.RoleAdmin {
-			return httpx.Errorf(http.StatusForbidden, "insufficient_permissions", "Only workspace admins can read the workspace's usage.")
+			return errs.Errorf(errs.Forbidden, "insufficient_permissions", "Only workspace admins can read the workspace's usage.")
 		}
 		sq.UserID = ""
 	}
 	if n := sq.Buckets(); n > MaxBuckets {
-		return httpx.Invalid("query", "aggregation_interval", "value_error", fmt.Sprintf("The window holds more than %d %s buckets; pick a longer interval or a shorter window.", MaxBuckets, interval))
+		return errs.Field("query", "aggregation_interval", "value_error", fmt.Sprintf("The window holds more than %d %s buckets; pick a longer interval or a shorter window.", MaxBuckets, interval))
 	}
 	st, err := UsageStats(r.Context(), h.DB, sq)
 	if err != nil {

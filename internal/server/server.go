@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -82,7 +83,7 @@ func New(o Options) *Server {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if err := o.DB.Ping(ctx); err != nil {
-			return httpx.Errorf(http.StatusServiceUnavailable, "database_unreachable", "The database does not answer: %v", err)
+			return errs.Errorf(errs.Unavailable, "database_unreachable", "The database does not answer: %v", err)
 		}
 		httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 		return nil
@@ -92,7 +93,7 @@ func New(o Options) *Server {
 	}
 	// Unknown API routes answer in the API's error shape rather than with the web app.
 	notFound := httpx.Handler(func(w http.ResponseWriter, r *http.Request) error {
-		return httpx.Errorf(http.StatusNotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path)
+		return errs.Errorf(errs.NotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path)
 	})
 	mux.Handle("/v1/", notFound)
 	mux.Handle("/v2/", notFound)
@@ -176,7 +177,7 @@ func requestContext(next http.Handler, log *slog.Logger, trusted []netip.Prefix)
 	})
 }
 
-var errPanic = httpx.Errorf(http.StatusInternalServerError, "internal_error", "Something went wrong, please try again later.")
+var errPanic = errs.Errorf(errs.Internal, "internal_error", "Something went wrong, please try again later.")
 
 // cors lets browser clients on other origins call the public API (/v1, /v2) with an API key.
 // Credentials (the session cookie) are never allowed across origins, and nothing else (the web
@@ -206,7 +207,7 @@ func cors(next http.Handler, exposed []string) http.Handler {
 func plainBodies(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ce := strings.TrimSpace(r.Header.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
-			httpx.WriteError(w, r, httpx.Errorf(http.StatusUnsupportedMediaType, "unsupported_content_encoding",
+			httpx.WriteError(w, r, errs.Errorf(errs.Unsupported, "unsupported_content_encoding",
 				"Request bodies are not accepted with Content-Encoding %q; send them uncompressed.", ce))
 			return
 		}
@@ -267,7 +268,7 @@ func spa(files fs.FS) http.Handler {
 	routes := loadAppRoutes(files)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			httpx.WriteError(w, r, httpx.Errorf(http.StatusNotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path))
+			httpx.WriteError(w, r, errs.Errorf(errs.NotFound, "not_found", "No route %s %s.", r.Method, r.URL.Path))
 			return
 		}
 		policy := appPolicy

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"strings"
 	"time"
 
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/store"
 )
 
@@ -59,19 +58,19 @@ const (
 	codeDNSFailed   = "sso_domain_dns_error"
 )
 
-var errNoSuchDomain = httpx.Errorf(http.StatusNotFound, "sso_domain_not_found", "This workspace has not added that domain to an identity provider.")
+var errNoSuchDomain = errs.Errorf(errs.NotFound, "sso_domain_not_found", "This workspace has not added that domain to an identity provider.")
 
 // errVerifiedElsewhere: another workspace proved the domain first.
-var errVerifiedElsewhere = httpx.Errorf(http.StatusConflict, "sso_domain_taken", "Another workspace has already verified this domain. Contact support if your organisation owns it.")
+var errVerifiedElsewhere = errs.Errorf(errs.Conflict, "sso_domain_taken", "Another workspace has already verified this domain. Contact support if your organisation owns it.")
 
 // ParseDomain checks a domain named in a request (where: path, query or body).
 func ParseDomain(where, field, raw string) (string, error) {
 	d := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(raw)), ".")
 	if d == "" {
-		return "", httpx.Invalid(where, field, "missing", "Name the domain, like example.com.")
+		return "", errs.Field(where, field, "missing", "Name the domain, like example.com.")
 	}
 	if !domainRe.MatchString(d) || len(d) > 253 {
-		return "", httpx.Invalid(where, field, "value_error", fmt.Sprintf("%q is not a domain name (like example.com).", raw))
+		return "", errs.Field(where, field, "value_error", fmt.Sprintf("%q is not a domain name (like example.com).", raw))
 	}
 	return d, nil
 }
@@ -116,7 +115,7 @@ func (s *Service) checkChallenge(ctx context.Context, d *store.SSODomain) error 
 	if err != nil {
 		var de *net.DNSError
 		if errors.As(err, &de) && de.IsNotFound {
-			return httpx.Errorf(http.StatusConflict, codeTXTMissing,
+			return errs.Errorf(errs.Conflict, codeTXTMissing,
 				"No TXT record was found at %s. Publish %s, wait for DNS to update (this can take a few minutes), then verify again.", name, publish)
 		}
 		why := "it failed"
@@ -125,7 +124,7 @@ func (s *Service) checkChallenge(ctx context.Context, d *store.SSODomain) error 
 		} else if errors.As(err, &de) && de.Err != "" {
 			why = "it answered: " + de.Err
 		}
-		return httpx.Errorf(http.StatusBadGateway, codeDNSFailed,
+		return errs.Errorf(errs.Upstream, codeDNSFailed,
 			"Timbre could not look up %s: %s. This is a DNS problem, not a wrong record; try again in a few minutes. The record to publish is %s.", name, why, publish)
 	}
 	var found []string
@@ -142,10 +141,10 @@ func (s *Service) checkChallenge(ctx context.Context, d *store.SSODomain) error 
 		}
 	}
 	if len(found) == 0 { // records with no text
-		return httpx.Errorf(http.StatusConflict, codeTXTMissing,
+		return errs.Errorf(errs.Conflict, codeTXTMissing,
 			"The TXT record at %s is empty. Publish %s, then verify again.", name, publish)
 	}
-	return httpx.Errorf(http.StatusConflict, codeTXTMismatch,
+	return errs.Errorf(errs.Conflict, codeTXTMismatch,
 		"The TXT record at %s has another value (found %s). Publish %s — the token is this workspace's own — then verify again.", name, strings.Join(found, ", "), publish)
 }
 

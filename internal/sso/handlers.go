@@ -9,6 +9,7 @@ import (
 
 	"timbre/internal/audit"
 	"timbre/internal/auth"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -209,7 +210,7 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	if in.Enabled == nil && in.SSORequired == nil {
-		return httpx.Invalid("body", "user_auto_provisioning_enabled", "missing", "Field required: true or false (or send sso_required).")
+		return errs.Field("body", "user_auto_provisioning_enabled", "missing", "Field required: true or false (or send sso_required).")
 	}
 	c := httpx.CallerFrom(r.Context())
 	u, err := h.Svc.DB.UserByID(r.Context(), c.UserID)
@@ -304,10 +305,10 @@ func (h *Handlers) verifyDomain(w http.ResponseWriter, r *http.Request) error {
 	}
 	c := httpx.CallerFrom(r.Context())
 	d, fresh, err := h.Svc.VerifyDomain(r.Context(), c.WorkspaceID, domain, c.UserID)
-	var he *httpx.Error
-	if errors.As(err, &he) && he.HTTPStatus != http.StatusNotFound {
+	var he *errs.Error
+	if errors.As(err, &he) && he.Kind != errs.NotFound {
 		audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "domain_verification_failed", Target: domain,
-			Details: map[string]any{"reason": he.Status}})
+			Details: map[string]any{"reason": he.Code}})
 	}
 	if err != nil {
 		return err

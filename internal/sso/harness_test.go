@@ -19,6 +19,7 @@ import (
 
 	"timbre/internal/apitest"
 	"timbre/internal/auth"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/secret"
@@ -207,7 +208,7 @@ func wantInvalid(t *testing.T, r resp, field string) {
 	if r.code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d, want 422 naming %s: %s", r.code, field, r.body)
 	}
-	var body struct{ Detail []httpx.FieldError }
+	var body struct{ Detail []errs.FieldError }
 	if err := json.Unmarshal(r.body, &body); err != nil {
 		t.Fatal(err)
 	}

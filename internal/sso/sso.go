@@ -26,7 +26,7 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 	"golang.org/x/oauth2"
 
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/netguard"
 	"timbre/internal/secret"
 	"timbre/internal/store"
@@ -82,8 +82,8 @@ func (s *Service) now() time.Time {
 
 // Errors.
 var (
-	ErrProviderNotFound = httpx.Errorf(http.StatusNotFound, "sso_provider_not_found", "No single sign-on provider handles this email address. Sign in with your password instead.")
-	errNoSuchProvider   = httpx.Errorf(http.StatusNotFound, "sso_provider_not_found", "No identity provider with that id in this workspace.")
+	ErrProviderNotFound = errs.Errorf(errs.NotFound, "sso_provider_not_found", "No single sign-on provider handles this email address. Sign in with your password instead.")
+	errNoSuchProvider   = errs.Errorf(errs.NotFound, "sso_provider_not_found", "No identity provider with that id in this workspace.")
 )
 
 // ProviderInput is what an admin sends to create or change a provider. Nil fields are left as
@@ -108,7 +108,7 @@ var domainRe = regexp.MustCompile(`^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[
 // apply validates in against p (the current provider, or a new one) and writes the changes into
 // p. Every problem is reported with its field.
 func (s *Service) apply(p *store.SSOProvider, in *ProviderInput, creating bool) error {
-	var v httpx.Validator
+	var v errs.Validator
 	str := func(ptr *string) string {
 		if ptr == nil {
 			return ""
@@ -335,7 +335,7 @@ func parseIdPMetadata(doc string) (entityID, ssoURL, certPEM, problem string) {
 
 // ErrDomainTaken is the answer when another provider of the workspace claims a domain, or another
 // workspace has verified it.
-var ErrDomainTaken = httpx.Errorf(http.StatusConflict, "sso_domain_taken", "One of these domains is already covered by another identity provider.")
+var ErrDomainTaken = errs.Errorf(errs.Conflict, "sso_domain_taken", "One of these domains is already covered by another identity provider.")
 
 // CreateProvider validates and stores a new provider for the workspace.
 func (s *Service) CreateProvider(ctx context.Context, workspaceID, userID string, in *ProviderInput) (*store.SSOProvider, error) {
@@ -408,12 +408,12 @@ func (s *Service) FindProvider(ctx context.Context, email, inviteCode string) (*
 func emailDomain(email, where string) (string, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if email == "" {
-		return "", httpx.Invalid(where, "email", "missing", "Please enter your email address.")
+		return "", errs.Field(where, "email", "missing", "Please enter your email address.")
 	}
 	a, err := mail.ParseAddress(email)
 	at := strings.LastIndexByte(email, '@')
 	if err != nil || a.Address != email || at < 1 || len(email) > 254 {
-		return "", httpx.Invalid(where, "email", "value_error", "Please enter a valid email address.")
+		return "", errs.Field(where, "email", "value_error", "Please enter a valid email address.")
 	}
 	return email[at+1:], nil
 }
@@ -480,7 +480,7 @@ func (s *Service) Start(ctx context.Context, email, redirect string) (*Started, 
 	case store.SSOTypeOIDC:
 		cfg, _, err := s.oidcConfig(ctx, p)
 		if err != nil {
-			return nil, nil, httpx.Errorf(http.StatusBadGateway, codeMisconfig, "%s", msgMisconfig)
+			return nil, nil, errs.Errorf(errs.Upstream, codeMisconfig, "%s", msgMisconfig)
 		}
 		nonce := store.RandomString(32)
 		verifier := oauth2.GenerateVerifier()
@@ -492,7 +492,7 @@ func (s *Service) Start(ctx context.Context, email, redirect string) (*Started, 
 	case store.SSOTypeSAML:
 		sp, err := s.serviceProvider(p)
 		if err != nil {
-			return nil, nil, httpx.Errorf(http.StatusBadGateway, codeMisconfig, "%s", msgMisconfig)
+			return nil, nil, errs.Errorf(errs.Upstream, codeMisconfig, "%s", msgMisconfig)
 		}
 		req, err := sp.MakeAuthenticationRequest(p.SAMLSSOURL, saml.HTTPRedirectBinding, saml.HTTPPostBinding)
 		if err != nil {
@@ -830,7 +830,7 @@ func (s *Service) complete(r *http.Request, p *store.SSOProvider, email, firstNa
 		if s.SeatCheck != nil {
 			if err := s.SeatCheck(ctx, p.WorkspaceID); err != nil {
 				msg := err.Error()
-				var ae *httpx.Error
+				var ae *errs.Error
 				if errors.As(err, &ae) {
 					msg = ae.Message
 				}

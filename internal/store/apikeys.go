@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"timbre/internal/errs"
 	"time"
 )
 
@@ -49,10 +50,10 @@ func (k *APIKey) AllPermissions() bool {
 }
 
 // ErrKeyQuotaExceeded is returned by ChargeAPIKey when a charge would pass the key's limit.
-var ErrKeyQuotaExceeded = errors.New("store: API key character limit exceeded")
+var ErrKeyQuotaExceeded = errs.New(errs.Quota, "quota_exceeded", "This API key has reached its character limit.")
 
 // ErrLimitReached is returned when a workspace already has as many of something as it may.
-var ErrLimitReached = errors.New("store: limit reached")
+var ErrLimitReached = errs.New(errs.Conflict, "limit_reached", "The limit for these has been reached.")
 
 // encodePermissions stores a permission list; nil (not given) means every permission, an empty
 // list none.

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"timbre/internal/errs"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -45,7 +46,7 @@ type DB struct {
 }
 
 // ErrNotFound is returned when a row does not exist in the caller's workspace.
-var ErrNotFound = errors.New("store: not found")
+var ErrNotFound = errs.New(errs.NotFound, "not_found", "Not found")
 
 // Open connects to PostgreSQL when url starts with postgres://, else opens the SQLite file at
 // sqlitePath (creating its directory). It does not migrate: call Migrate.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"timbre/internal/errs"
 	"time"
 	"unicode/utf8"
 )
@@ -45,7 +46,7 @@ type HistoryItem struct {
 }
 
 // ErrQuotaExceeded is returned when a charge would take the workspace past its allowance.
-var ErrQuotaExceeded = errors.New("store: quota exceeded")
+var ErrQuotaExceeded = errs.New(errs.Quota, "quota_exceeded", "The workspace has used its characters for this period.")
 
 // Charge adds n characters to the workspace's count if that stays within limit (limit < 0 means
 // unlimited), and returns the count before and after. It runs inside tx so the charge and the
@@ -283,7 +284,7 @@ func (db *DB) PurgeHistoryRow(ctx context.Context, workspaceID, id string) error
 }
 
 // ErrFeedbackReviewed is returned when feedback was already reviewed and so is locked.
-var ErrFeedbackReviewed = errors.New("store: feedback already reviewed")
+var ErrFeedbackReviewed = errs.New(errs.Conflict, "feedback_reviewed", "This feedback cannot be changed as it was already reviewed.")
 
 // SetFeedback replaces an item's feedback unless the existing feedback has been reviewed.
 func (db *DB) SetFeedback(ctx context.Context, workspaceID, id, feedbackJSON string) error {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"timbre/internal/errs"
 	"time"
 )
 
@@ -53,7 +54,7 @@ func scanLedger(row rowScanner) (*LedgerEntry, error) {
 }
 
 // ErrMemberQuotaExceeded is returned by ChargeMember when a charge would pass the member's limit.
-var ErrMemberQuotaExceeded = errors.New("store: member character limit exceeded")
+var ErrMemberQuotaExceeded = errs.New(errs.Quota, "quota_exceeded", "You have reached your own character limit in this workspace.")
 
 // ChargeWorkspace is Charge that also returns the workspace's current period start (after the
 // roll-over), which the ledger records so a refund in a later period leaves that period alone.

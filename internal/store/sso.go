@@ -3,9 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"slices"
 	"strings"
+	"timbre/internal/errs"
 	"time"
 )
 
@@ -84,7 +84,7 @@ type SSODomain struct {
 }
 
 // ErrSSODomainTaken: another workspace has already proven it owns the domain.
-var ErrSSODomainTaken = errors.New("store: the domain is verified by another workspace")
+var ErrSSODomainTaken = errs.New(errs.Conflict, "domain_taken", "Another workspace has verified this domain.")
 
 const ssoDomainCols = `d.domain, d.provider_id, d.workspace_id, d.verification_token, d.verified, d.verified_at_unix, d.verified_by_user_id,
 	d.created_at_unix, u.email`

@@ -4,8 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"strings"
+	"timbre/internal/errs"
 	"time"
 )
 
@@ -15,9 +15,9 @@ import (
 // Errors of the workspace methods.
 var (
 	// ErrSeatsExhausted: members plus pending invites would exceed the workspace's seats.
-	ErrSeatsExhausted = errors.New("store: no seat left in the workspace")
+	ErrSeatsExhausted = errs.New(errs.Conflict, "seats_exhausted", "The workspace has no seat left.")
 	// ErrOwner: the workspace owner cannot be removed, locked or demoted.
-	ErrOwner = errors.New("store: the workspace owner cannot be changed")
+	ErrOwner = errs.New(errs.Conflict, "workspace_owner", "The workspace owner cannot be changed.")
 )
 
 // AlreadyMemberError says an invited email already belongs to a member of the workspace.

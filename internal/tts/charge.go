@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"net/http"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"timbre/internal/account"
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/metering"
 	"timbre/internal/store"
 )
@@ -61,15 +60,15 @@ func quotaError(err error) error {
 	}
 	switch q.Scope {
 	case metering.ScopeAPIKey:
-		return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
+		return errs.Errorf(errs.Quota, "quota_exceeded",
 			"This request exceeds your API key's quota of %d. You have %d credits remaining on this key, while %d credits are required for this request.",
 			q.Limit, q.Remaining(), q.Need)
 	case metering.ScopeMember:
-		return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
+		return errs.Errorf(errs.Quota, "quota_exceeded",
 			"This request exceeds your own quota in this workspace of %d. You have %d credits remaining, while %d credits are required for this request.",
 			q.Limit, q.Remaining(), q.Need)
 	}
-	return httpx.Errorf(http.StatusUnauthorized, "quota_exceeded",
+	return errs.Errorf(errs.Quota, "quota_exceeded",
 		"This request exceeds your quota of %d. You have %d credits remaining, while %d credits are required for this request.",
 		q.Limit, q.Remaining(), q.Need)
 }

@@ -17,6 +17,7 @@ import (
 
 	"timbre/internal/audio"
 	"timbre/internal/blob"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 	"timbre/internal/textnorm"
@@ -47,7 +48,7 @@ var ExposedHeaders = []string{"request-id", "history-item-id", "character-cost",
 func (h *Handlers) tts(stream, timestamps bool) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
-		var v httpx.Validator
+		var v errs.Validator
 		formatName := q.Get("output_format")
 		if formatName == "" {
 			formatName = audio.DefaultFormat
@@ -365,7 +366,7 @@ func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) Preview(ctx context.Context, voiceID string) ([]byte, error) {
 	v, err := s.DB.Voice(ctx, "", voiceID) // premade voices only: previews are public
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, httpx.Errorf(http.StatusNotFound, "voice_not_found", "A voice with voice_id '%s' was not found.", voiceID)
+		return nil, errs.Errorf(errs.NotFound, "voice_not_found", "A voice with voice_id '%s' was not found.", voiceID)
 	}
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"timbre/internal/audio"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/voice"
 )
@@ -55,7 +56,7 @@ func (h *Handlers) openAISpeech(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	if b.Voice == "" {
 		v.Add("body", "voice", "missing", "Field required.")
 	}
@@ -102,7 +103,7 @@ func (h *Handlers) openAISpeech(w http.ResponseWriter, r *http.Request) error {
 
 // renameFields gives a validation error's body fields the names the client used.
 func renameFields(err error, names map[string]string) error {
-	var ve *httpx.ValidationError
+	var ve *errs.Validation
 	if !errors.As(err, &ve) {
 		return err
 	}

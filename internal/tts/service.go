@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"timbre/internal/audio"
 	"timbre/internal/blob"
 	"timbre/internal/engine"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
@@ -86,7 +86,7 @@ type Job struct {
 
 // Prepare validates a request and resolves everything needed to run it; nothing is charged or stored.
 func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, b *Body, format audio.Format, logging bool) (*Job, error) {
-	var v httpx.Validator
+	var v errs.Validator
 	text := b.Text
 	if strings.TrimSpace(text) == "" {
 		v.Add("body", "text", "missing", "Field required: text must not be empty.")
@@ -134,7 +134,7 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 	}
 	if len(b.PronunciationDictionaryLocators) > 0 {
 		// Pronunciation dictionaries do not exist yet, so any locator names a missing one.
-		return nil, httpx.Errorf(http.StatusNotFound, "pronunciation_dictionary_not_found", "The pronunciation dictionary was not found.")
+		return nil, errs.Errorf(errs.NotFound, "pronunciation_dictionary_not_found", "The pronunciation dictionary was not found.")
 	}
 	ws, err := s.DB.Workspace(ctx, c.WorkspaceID, s.now())
 	if err != nil {
@@ -143,11 +143,11 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 	tier := plan.Get(ws.Tier)
 	chars := int64(utf8.RuneCountInString(text))
 	if maxChars := int64(MaxCharsFor(tier, model)); chars > maxChars {
-		return nil, httpx.Errorf(http.StatusBadRequest, "max_character_limit_exceeded",
+		return nil, errs.Errorf(errs.Invalid, "max_character_limit_exceeded",
 			"The text is %d characters long; the limit for a request on the %s plan with %s is %d characters.", chars, tier.Name, model.Name, maxChars)
 	}
 	if need := audio.RequiresTier(format); need != "" && !plan.AtLeast(tier.ID, need) {
-		return nil, httpx.Errorf(http.StatusForbidden, "only_for_"+need+"+",
+		return nil, errs.Errorf(errs.Forbidden, "only_for_"+need+"+",
 			"The output format %s needs the %s plan or above.", format.Name, plan.Get(need).Name)
 	}
 	vc, err := s.Voices.Get(ctx, c.WorkspaceID, voiceID)
@@ -158,10 +158,10 @@ func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, 
 		lang = vc.Language
 	}
 	if model.EnglishOnly && lang != "en" {
-		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "%s speaks English only; pick Eleven Multilingual v2 or Eleven Flash v2.5 for '%s'.", model.Name, lang)
+		return nil, errs.Errorf(errs.Invalid, "unsupported_language", "%s speaks English only; pick Eleven Multilingual v2 or Eleven Flash v2.5 for '%s'.", model.Name, lang)
 	}
 	if vc.Engine == "flite" && lang != "en" {
-		return nil, httpx.Errorf(http.StatusBadRequest, "unsupported_language", "The voice %s speaks English only; pick a voice for '%s'.", vc.Name, lang)
+		return nil, errs.Errorf(errs.Invalid, "unsupported_language", "The voice %s speaks English only; pick a voice for '%s'.", vc.Name, lang)
 	}
 	stored, err := s.Voices.Settings(ctx, c.WorkspaceID, vc.ID)
 	if err != nil {
@@ -299,7 +299,7 @@ type synthResult struct {
 func (s *Service) startSynthesis(ctx context.Context, j *Job, holdSecond bool) (*synthesis, error) {
 	eng, ok := s.Engines[j.Voice.Engine]
 	if !ok {
-		return nil, httpx.Errorf(http.StatusServiceUnavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", j.Voice.Name)
+		return nil, errs.Errorf(errs.Unavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", j.Voice.Name)
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx)) // ended by follow's ctx, or stop
 	sy := &synthesis{s: s, j: j, eng: eng, results: make(chan synthResult), done: make(chan struct{}),

@@ -3,11 +3,10 @@ package tts
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/store"
 )
 
@@ -27,7 +26,7 @@ type Slots struct {
 }
 
 func errTooManyConcurrent(limit int) error {
-	return httpx.Errorf(http.StatusTooManyRequests, "too_many_concurrent_requests",
+	return errs.Errorf(errs.RateLimited, "too_many_concurrent_requests",
 		"Too many concurrent requests: your plan allows %d at a time. Wait for one to finish or upgrade your plan.", limit)
 }
 

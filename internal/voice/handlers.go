@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -139,7 +140,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	var v httpx.Validator
+	var v errs.Validator
 	size := 10
 	if s := q.Get("page_size"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -236,7 +237,7 @@ func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var val httpx.Validator
+	var val errs.Validator
 	body.Validate(&val, "")
 	if err := val.Err(); err != nil {
 		return err
@@ -264,7 +265,7 @@ func (h *Handlers) checkVoiceEditor(r *http.Request, c *httpx.Caller, v *store.V
 		return err
 	}
 	if store.ResourceRoleRank(role) < store.ResourceRoleRank("editor") {
-		return httpx.Errorf(http.StatusForbidden, "insufficient_resource_role",
+		return errs.Errorf(errs.Forbidden, "insufficient_resource_role",
 			"Voice '%s' can be changed only by workspace admins and members it is shared with as editor or admin.", v.ID)
 	}
 	return nil

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"timbre/internal/engine"
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 )
 
 // Settings are the API's voice settings. Pointers tell "not given" from zero.
@@ -35,7 +35,7 @@ const (
 )
 
 // Validate checks ranges; where is the location prefix for errors ("body" plus field path).
-func (s *Settings) Validate(v *httpx.Validator, prefix string) {
+func (s *Settings) Validate(v *errs.Validator, prefix string) {
 	if s == nil {
 		return
 	}

@@ -8,13 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
 
 	"timbre/internal/engine"
-	"timbre/internal/httpx"
+	"timbre/internal/errs"
 	"timbre/internal/store"
 )
 
@@ -29,7 +28,7 @@ type Service struct {
 
 // ErrVoiceNotFound is the API's voice_not_found error.
 func ErrVoiceNotFound(id string) error {
-	return httpx.Errorf(http.StatusNotFound, "voice_not_found", "A voice with voice_id '%s' was not found.", id)
+	return errs.Errorf(errs.NotFound, "voice_not_found", "A voice with voice_id '%s' was not found.", id)
 }
 
 // Seed writes the premade voices whose engine is available (and removes those no longer offered),

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -44,14 +45,13 @@ const (
 )
 
 // ErrWebhookNotFound answers a webhook id that is not in the caller's workspace.
-var ErrWebhookNotFound = &httpx.Error{HTTPStatus: http.StatusNotFound, Status: "webhook_not_found", Message: "The webhook was not found in this workspace."}
+var ErrWebhookNotFound = errs.New(errs.NotFound, "webhook_not_found", "The webhook was not found in this workspace.")
 
 // ErrWebhookDisabled answers a test of a webhook that is disabled (by an admin or automatically).
-var ErrWebhookDisabled = &httpx.Error{HTTPStatus: http.StatusConflict, Status: "webhook_disabled",
-	Message: "The webhook is disabled, so it receives no events: enable it to send a test event."}
+var ErrWebhookDisabled = errs.New(errs.Conflict, "webhook_disabled", "The webhook is disabled, so it receives no events: enable it to send a test event.")
 
-func invalid(loc []any, typ, msg string) *httpx.ValidationError {
-	return &httpx.ValidationError{Fields: []httpx.FieldError{{Loc: loc, Msg: msg, Type: typ}}}
+func invalid(loc []any, typ, msg string) *errs.Validation {
+	return &errs.Validation{Fields: []errs.FieldError{{Loc: loc, Msg: msg, Type: typ}}}
 }
 
 func (h *Handlers) maxBody() int64 {
@@ -146,7 +146,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if s := r.URL.Query().Get("include_usages"); s != "" {
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return httpx.Invalid("query", "include_usages", "bool_parsing", "Input should be a valid boolean, unable to interpret input.")
+			return errs.Field("query", "include_usages", "bool_parsing", "Input should be a valid boolean, unable to interpret input.")
 		}
 		withUsages = b
 	}
@@ -240,7 +240,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if len(existing) >= MaxPerSpace {
-		return httpx.Errorf(http.StatusBadRequest, "webhook_limit_reached", "A workspace can have at most %d webhooks.", MaxPerSpace)
+		return errs.Errorf(errs.Invalid, "webhook_limit_reached", "A workspace can have at most %d webhooks.", MaxPerSpace)
 	}
 	id := store.NewID()
 	secret := secretPrefix + store.RandomString(secretRandLen)
@@ -277,7 +277,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.maxBody(), &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	if body.IsDisabled == nil {
 		v.Add("body", "is_disabled", "missing", "Field required")
 	}
@@ -368,14 +368,14 @@ func (h *Handlers) deliveries(w http.ResponseWriter, r *http.Request) error {
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > 100 {
-			return httpx.Invalid("query", "limit", "value_error", "Input should be an integer from 1 to 100.")
+			return errs.Field("query", "limit", "value_error", "Input should be an integer from 1 to 100.")
 		}
 		limit = n
 	}
 	if s := q.Get("cursor"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 1 {
-			return httpx.Invalid("query", "cursor", "value_error", "The cursor is not one this server gave out.")
+			return errs.Field("query", "cursor", "value_error", "The cursor is not one this server gave out.")
 		}
 		cursor = n
 	}
@@ -426,7 +426,7 @@ func (h *Handlers) test(w http.ResponseWriter, r *http.Request) error {
 	}
 	id, err := h.Svc.SendTest(r.Context(), wh)
 	if errors.Is(err, ErrNoQueue) {
-		return httpx.Errorf(http.StatusServiceUnavailable, "jobs_unavailable", "Background delivery is not running on this server; try again later.")
+		return errs.Errorf(errs.Unavailable, "jobs_unavailable", "Background delivery is not running on this server; try again later.")
 	}
 	if err != nil {
 		return err

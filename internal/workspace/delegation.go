@@ -1,10 +1,10 @@
 package workspace
 
 import (
-	"net/http"
 	"slices"
 
 	"timbre/internal/apikey"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -15,7 +15,7 @@ import (
 
 // errBeyondDuty answers a delegate who tries to act beyond their own access.
 func errBeyondDuty(msg string) error {
-	return httpx.Errorf(http.StatusForbidden, "beyond_delegated_access", "%s", msg)
+	return errs.Errorf(errs.Forbidden, "beyond_delegated_access", "%s", msg)
 }
 
 // mayGrantGroup says whether the caller may put someone into (or take someone out of) group g:

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -109,11 +110,11 @@ func validEmail(email string) bool {
 }
 
 func memberNotFound(email string) error {
-	return httpx.Errorf(http.StatusNotFound, "member_not_found", "No member of this workspace has the email '%s'.", email)
+	return errs.Errorf(errs.NotFound, "member_not_found", "No member of this workspace has the email '%s'.", email)
 }
 
 func groupNotFound(id string) error {
-	return httpx.Errorf(http.StatusNotFound, "group_not_found", "Group '%s' was not found in this workspace.", id)
+	return errs.Errorf(errs.NotFound, "group_not_found", "Group '%s' was not found in this workspace.", id)
 }
 
 // ---- workspaces of the caller ----------------------------------------------------------------
@@ -141,15 +142,15 @@ func (h *Handlers) switchWorkspace(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	if strings.TrimSpace(body.WorkspaceID) == "" {
-		return httpx.Invalid("body", "workspace_id", "missing", "Field required: the id of the workspace to switch to.")
+		return errs.Field("body", "workspace_id", "missing", "Field required: the id of the workspace to switch to.")
 	}
 	c := caller(r)
 	if !c.ViaSession {
-		return httpx.Errorf(http.StatusBadRequest, "session_required", "Switching workspaces is for signed-in browsers; an API key always works in its own workspace.")
+		return errs.Errorf(errs.Invalid, "session_required", "Switching workspaces is for signed-in browsers; an API key always works in its own workspace.")
 	}
 	err := h.Svc.DB.SetSessionWorkspace(r.Context(), h.sessionToken(r), c.UserID, body.WorkspaceID)
 	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Errorf(http.StatusNotFound, "workspace_not_found", "Workspace '%s' was not found among your workspaces.", body.WorkspaceID)
+		return errs.Errorf(errs.NotFound, "workspace_not_found", "Workspace '%s' was not found among your workspaces.", body.WorkspaceID)
 	}
 	if err != nil {
 		return err
@@ -184,7 +185,7 @@ func (h *Handlers) members(w http.ResponseWriter, r *http.Request) error {
 }
 
 // seatField validates an optional seat type field.
-func seatField(v *httpx.Validator, field string, seat *string) string {
+func seatField(v *errs.Validator, field string, seat *string) string {
 	if seat == nil {
 		return ""
 	}
@@ -205,7 +206,7 @@ func (h *Handlers) updateMember(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	email := ""
 	if body.Email == nil || strings.TrimSpace(*body.Email) == "" {
 		v.Add("body", "email", "missing", "Field required: the email of the member to update.")
@@ -262,7 +263,7 @@ func (h *Handlers) removeMember(w http.ResponseWriter, r *http.Request) error {
 	if c.Role != httpx.RoleAdmin {
 		m, err := h.Svc.DB.MemberByID(r.Context(), c.WorkspaceID, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return httpx.Errorf(http.StatusNotFound, "member_not_found", "User '%s' is not a member of this workspace.", id)
+			return errs.Errorf(errs.NotFound, "member_not_found", "User '%s' is not a member of this workspace.", id)
 		}
 		if err != nil {
 			return err
@@ -276,7 +277,7 @@ func (h *Handlers) removeMember(w http.ResponseWriter, r *http.Request) error {
 		return ErrOwner
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Errorf(http.StatusNotFound, "member_not_found", "User '%s' is not a member of this workspace.", id)
+		return errs.Errorf(errs.NotFound, "member_not_found", "User '%s' is not a member of this workspace.", id)
 	}
 	if err != nil {
 		return err
@@ -302,7 +303,7 @@ func (h *Handlers) invite(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	var emails []string
 	if body.Email == nil || strings.TrimSpace(*body.Email) == "" {
 		v.Add("body", "email", "missing", "Field required: the email address to invite.")
@@ -319,7 +320,7 @@ func (h *Handlers) inviteBulk(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	var emails []string
 	switch {
 	case len(body.Emails) == 0:
@@ -341,7 +342,7 @@ func (h *Handlers) inviteBulk(w http.ResponseWriter, r *http.Request) error {
 	return h.createInvites(w, r, &v, emails, body)
 }
 
-func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *httpx.Validator, emails []string, body inviteBody) error {
+func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *errs.Validator, emails []string, body inviteBody) error {
 	ctx := r.Context()
 	c := caller(r)
 	role := httpx.RoleEditor
@@ -392,9 +393,9 @@ func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *http
 	var pe *store.PendingInviteError
 	switch {
 	case errors.As(err, &am):
-		return httpx.Errorf(http.StatusBadRequest, "already_member", "%s is already a member of this workspace.", am.Email)
+		return errs.Errorf(errs.Invalid, "already_member", "%s is already a member of this workspace.", am.Email)
 	case errors.As(err, &pe):
-		return httpx.Errorf(http.StatusConflict, "invite_pending", "%s already has a pending invitation; only a workspace admin can replace it.", pe.Email)
+		return errs.Errorf(errs.Conflict, "invite_pending", "%s already has a pending invitation; only a workspace admin can replace it.", pe.Email)
 	case errors.Is(err, store.ErrSeatsExhausted):
 		return seatsError(ctx, h.Svc.DB, c.WorkspaceID)
 	case err != nil:
@@ -427,12 +428,12 @@ func (h *Handlers) deleteInvite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if body.Email == nil || strings.TrimSpace(*body.Email) == "" {
-		return httpx.Invalid("body", "email", "missing", "Field required: the email address whose invitation to withdraw.")
+		return errs.Field("body", "email", "missing", "Field required: the email address whose invitation to withdraw.")
 	}
 	email := normEmail(*body.Email)
 	err := h.Svc.DB.DeleteInvite(r.Context(), caller(r).WorkspaceID, email)
 	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Errorf(http.StatusNotFound, "invite_not_found", "There is no pending invitation for '%s' in this workspace.", email)
+		return errs.Errorf(errs.NotFound, "invite_not_found", "There is no pending invitation for '%s' in this workspace.", email)
 	}
 	if err != nil {
 		return err
@@ -576,7 +577,7 @@ func (h *Handlers) groups(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) searchGroups(w http.ResponseWriter, r *http.Request) error {
 	name := strings.TrimSpace(r.URL.Query().Get("name"))
 	if name == "" {
-		return httpx.Invalid("query", "name", "missing", "Field required: the name of the group to search for.")
+		return errs.Field("query", "name", "missing", "Field required: the name of the group to search for.")
 	}
 	gs, err := h.Svc.DB.ListGroups(r.Context(), caller(r).WorkspaceID, name)
 	if err != nil {
@@ -595,7 +596,7 @@ type groupBody struct {
 	Permissions *[]string `json:"permissions"`
 }
 
-func (b *groupBody) validate(v *httpx.Validator, create bool) {
+func (b *groupBody) validate(v *errs.Validator, create bool) {
 	if b.Name != nil {
 		n := strings.TrimSpace(*b.Name)
 		b.Name = &n
@@ -617,7 +618,7 @@ func (b *groupBody) validate(v *httpx.Validator, create bool) {
 }
 
 func groupNameTaken(name string) error {
-	return httpx.Errorf(http.StatusConflict, "group_name_taken", "This workspace already has a group named '%s'.", name)
+	return errs.Errorf(errs.Conflict, "group_name_taken", "This workspace already has a group named '%s'.", name)
 }
 
 func (h *Handlers) createGroup(w http.ResponseWriter, r *http.Request) error {
@@ -625,7 +626,7 @@ func (h *Handlers) createGroup(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	body.validate(&v, true)
 	if err := v.Err(); err != nil {
 		return err
@@ -651,7 +652,7 @@ func (h *Handlers) updateGroup(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	body.validate(&v, false)
 	if err := v.Err(); err != nil {
 		return err
@@ -720,7 +721,7 @@ func (h *Handlers) groupMemberTarget(r *http.Request) (*store.Group, *store.Memb
 		return nil, nil, err
 	}
 	if body.Email == nil || strings.TrimSpace(*body.Email) == "" {
-		return nil, nil, httpx.Invalid("body", "email", "missing", "Field required: the email of the workspace member.")
+		return nil, nil, errs.Field("body", "email", "missing", "Field required: the email of the workspace member.")
 	}
 	c := caller(r)
 	id := r.PathValue("group_id")
@@ -769,7 +770,7 @@ func (h *Handlers) removeGroupMember(w http.ResponseWriter, r *http.Request) err
 	}
 	err = h.Svc.DB.RemoveGroupMember(r.Context(), caller(r).WorkspaceID, g.ID, m.UserID)
 	if errors.Is(err, store.ErrNotFound) {
-		return httpx.Errorf(http.StatusNotFound, "member_not_found", "%s is not a member of the group '%s'.", m.Email, g.Name)
+		return errs.Errorf(errs.NotFound, "member_not_found", "%s is not a member of the group '%s'.", m.Email, g.Name)
 	}
 	if err != nil {
 		return err
@@ -812,9 +813,9 @@ func (h *Handlers) updateWorkspace(w http.ResponseWriter, r *http.Request) error
 		optOut = true
 	case "false", "0":
 	case "":
-		return httpx.Invalid("query", "training_opt_out", "missing", "Field required: training_opt_out=true or false.")
+		return errs.Field("query", "training_opt_out", "missing", "Field required: training_opt_out=true or false.")
 	default:
-		return httpx.Invalid("query", "training_opt_out", "bool_parsing", "Input should be a valid boolean: true or false.")
+		return errs.Field("query", "training_opt_out", "bool_parsing", "Input should be a valid boolean: true or false.")
 	}
 	c := caller(r)
 	if c.Role != httpx.RoleAdmin {

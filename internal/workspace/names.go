@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -28,11 +29,11 @@ func (h *Handlers) workspaceName(r *http.Request) (string, error) {
 		return "", err
 	}
 	if body.Name == nil || strings.TrimSpace(*body.Name) == "" {
-		return "", httpx.Invalid("body", "name", "missing", "Please give the workspace a name.")
+		return "", errs.Field("body", "name", "missing", "Please give the workspace a name.")
 	}
 	name := strings.TrimSpace(*body.Name)
 	if utf8.RuneCountInString(name) > MaxWorkspaceName {
-		return "", httpx.Invalid("body", "name", "string_too_long", "The name can be at most 100 characters long.")
+		return "", errs.Field("body", "name", "string_too_long", "The name can be at most 100 characters long.")
 	}
 	return name, nil
 }
@@ -61,11 +62,11 @@ func (h *Handlers) createWorkspace(w http.ResponseWriter, r *http.Request) error
 	}
 	c := caller(r)
 	if !c.ViaSession {
-		return httpx.Errorf(http.StatusBadRequest, "session_required", "Creating workspaces is for signed-in browsers.")
+		return errs.Errorf(errs.Invalid, "session_required", "Creating workspaces is for signed-in browsers.")
 	}
 	ws, err := h.Svc.DB.CreateWorkspace(r.Context(), c.UserID, name, plan.Default, MaxOwnedWorkspaces, h.Svc.now())
 	if errors.Is(err, store.ErrLimitReached) {
-		return httpx.Errorf(http.StatusConflict, "workspace_limit_reached", "You already own %d workspaces, the most one person may own.", MaxOwnedWorkspaces)
+		return errs.Errorf(errs.Conflict, "workspace_limit_reached", "You already own %d workspaces, the most one person may own.", MaxOwnedWorkspaces)
 	}
 	if err != nil {
 		return err

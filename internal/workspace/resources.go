@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -18,7 +19,7 @@ var ShareableTypes = []string{store.ResourceVoice, store.ResourceHistory}
 // ShareRoles are the roles a grant can give, in the API's order.
 var ShareRoles = []string{"admin", "editor", "commenter", "viewer"}
 
-func validType(v *httpx.Validator, where, typ string) {
+func validType(v *errs.Validator, where, typ string) {
 	if typ == "" {
 		v.Add(where, "resource_type", "missing", "Field required: the resource type (voice or history).")
 	} else if !slices.Contains(ShareableTypes, typ) {
@@ -27,7 +28,7 @@ func validType(v *httpx.Validator, where, typ string) {
 }
 
 func resourceNotFound(typ, id string) error {
-	return httpx.Errorf(http.StatusNotFound, "resource_not_found", "Resource '%s' of type %s was not found in this workspace.", id, typ)
+	return errs.Errorf(errs.NotFound, "resource_not_found", "Resource '%s' of type %s was not found in this workspace.", id, typ)
 }
 
 // resourceOf finds the resource of the caller's workspace.
@@ -55,7 +56,7 @@ func (h *Handlers) roleOn(r *http.Request, res *store.Resource) (string, error) 
 }
 
 // ErrNotResourceAdmin answers a share or unshare by someone without admin on the resource.
-var ErrNotResourceAdmin = httpx.Errorf(http.StatusForbidden, "forbidden", "Only the resource's creator, its admins and workspace admins can change who it is shared with.")
+var ErrNotResourceAdmin = errs.Errorf(errs.Forbidden, "forbidden", "Only the resource's creator, its admins and workspace admins can change who it is shared with.")
 
 // checkResourceAdmin lets through only callers with admin on the resource; one they cannot see
 // at all is not found.
@@ -74,7 +75,7 @@ func (h *Handlers) checkResourceAdmin(r *http.Request, res *store.Resource) erro
 
 func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	typ := r.URL.Query().Get("resource_type")
-	var v httpx.Validator
+	var v errs.Validator
 	validType(&v, "query", typ)
 	if err := v.Err(); err != nil {
 		return err
@@ -182,7 +183,7 @@ func (h *Handlers) shareTarget(r *http.Request, needRole bool) (*store.Resource,
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 		return nil, store.Share{}, err
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	typ := ""
 	if body.ResourceType != nil {
 		typ = *body.ResourceType
@@ -244,7 +245,7 @@ func (h *Handlers) shareTarget(r *http.Request, needRole bool) (*store.Resource,
 		id := strings.TrimSpace(*body.WorkspaceAPIKeyID)
 		userID, err := h.Svc.DB.APIKeyUserOf(ctx, ws, id)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, s, httpx.Errorf(http.StatusNotFound, "api_key_not_found", "API key '%s' was not found in this workspace.", id)
+			return nil, s, errs.Errorf(errs.NotFound, "api_key_not_found", "API key '%s' was not found in this workspace.", id)
 		}
 		if err != nil {
 			return nil, s, err
@@ -263,7 +264,7 @@ func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
-		return httpx.Errorf(http.StatusBadRequest, "creator_access", "The creator of a resource always keeps admin access to it.")
+		return errs.Errorf(errs.Invalid, "creator_access", "The creator of a resource always keeps admin access to it.")
 	}
 	err = h.Svc.DB.ShareResource(r.Context(), caller(r).WorkspaceID, res.Type, res.ID, s, h.Svc.now())
 	if errors.Is(err, store.ErrNotFound) {
@@ -287,7 +288,7 @@ func (h *Handlers) unshare(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
-		return httpx.Errorf(http.StatusBadRequest, "creator_access", "You cannot remove permissions from the user who created the resource.")
+		return errs.Errorf(errs.Invalid, "creator_access", "You cannot remove permissions from the user who created the resource.")
 	}
 	if err := h.Svc.DB.UnshareResource(r.Context(), caller(r).WorkspaceID, res.Type, res.ID, s); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
@@ -55,9 +56,9 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	if in == nil {
-		return httpx.Invalid("body", "body", "type_error", "Input should be a JSON object.")
+		return errs.Field("body", "body", "type_error", "Input should be a JSON object.")
 	}
-	var v httpx.Validator
+	var v errs.Validator
 	for f, msg := range readOnlySettings {
 		if _, ok := in[f]; ok {
 			v.Add("body", f, "read_only", msg)
@@ -99,7 +100,7 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 		if !m.Enabled {
-			return httpx.Invalid("body", "mfa_required_for_users", "mfa_not_enabled",
+			return errs.Field("body", "mfa_required_for_users", "mfa_not_enabled",
 				"Turn on two-factor authentication for your own account before requiring it for the workspace.")
 		}
 	}

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"net/http"
 	"strings"
 	"time"
 
 	"timbre/internal/audit"
+	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/plan"
@@ -74,10 +74,10 @@ func (s *Service) now() time.Time {
 
 // Errors of the workspace area.
 var (
-	ErrInviteInvalid  = httpx.Errorf(http.StatusNotFound, "invite_not_found", "This invitation is invalid, has expired or was withdrawn.")
-	ErrInviteMismatch = httpx.Errorf(http.StatusForbidden, "invite_email_mismatch", "This invitation was sent to another email address. Sign in with that address to answer it.")
-	ErrOwner          = httpx.Errorf(http.StatusBadRequest, "workspace_owner", "The workspace owner can't be removed, locked or made an editor.")
-	ErrOptOutAdmin    = httpx.Errorf(http.StatusForbidden, "forbidden", "Only workspace admins can change this setting.")
+	ErrInviteInvalid  = errs.Errorf(errs.NotFound, "invite_not_found", "This invitation is invalid, has expired or was withdrawn.")
+	ErrInviteMismatch = errs.Errorf(errs.Forbidden, "invite_email_mismatch", "This invitation was sent to another email address. Sign in with that address to answer it.")
+	ErrOwner          = errs.Errorf(errs.Invalid, "workspace_owner", "The workspace owner can't be removed, locked or made an editor.")
+	ErrOptOutAdmin    = errs.Errorf(errs.Forbidden, "forbidden", "Only workspace admins can change this setting.")
 )
 
 // OptOutUpdated is the spec's §8 success message of the training opt-out update.
@@ -98,7 +98,7 @@ func seatsError(ctx context.Context, db *store.DB, workspaceID string) error {
 	if seats == 1 {
 		noun = "seat"
 	}
-	return httpx.Errorf(http.StatusForbidden, "seat_limit_reached",
+	return errs.Errorf(errs.Forbidden, "seat_limit_reached",
 		"This workspace's %s plan has %d %s, and members plus pending invites already fill them. Remove a member or withdraw an invite, or upgrade the plan, to add someone.",
 		plan.Get(tier).Name, seats, noun)
 }
@@ -113,7 +113,7 @@ func (s *Service) CheckInviteCode(ctx context.Context, code, email string) error
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	return httpx.Invalid("body", "invite_code", "value_error", "This invite code is invalid, has expired, or was sent to another email address.")
+	return errs.Field("body", "invite_code", "value_error", "This invite code is invalid, has expired, or was sent to another email address.")
 }
 
 // AcceptInviteForNewUser makes a user who just signed up with an invite code a member of the
@@ -128,7 +128,7 @@ func (s *Service) AcceptInviteForNewUser(ctx context.Context, code string, u *st
 	})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return nil, httpx.Invalid("body", "invite_code", "value_error", "This invite code is invalid, has expired, or was sent to another email address.")
+		return nil, errs.Field("body", "invite_code", "value_error", "This invite code is invalid, has expired, or was sent to another email address.")
 	case errors.Is(err, store.ErrSeatsExhausted) && in != nil:
 		return nil, seatsError(ctx, s.DB, in.WorkspaceID)
 	case err != nil:

@@ -16,6 +16,7 @@ import (
 	"timbre/internal/apikey"
 	"timbre/internal/apitest"
 	"timbre/internal/auth"
+	"timbre/internal/errs"
 	"timbre/internal/history"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
@@ -136,7 +137,7 @@ func wantInvalid(t *testing.T, w *httptest.ResponseRecorder, field string) {
 	if w.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d, want 422: %s", w.Code, w.Body.String())
 	}
-	var body struct{ Detail []httpx.FieldError }
+	var body struct{ Detail []errs.FieldError }
 	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
 		t.Fatal(err)
 	}
