@@ -59,7 +59,7 @@ func Seats(tier string, maxSeats *int64) int {
 
 // Service holds the workspace logic.
 type Service struct {
-	DB        *store.DB
+	DB        Store
 	Mail      mailer.Sender
 	PublicURL string
 	Now       func() time.Time
@@ -83,7 +83,7 @@ var (
 // OptOutUpdated is the spec's §8 success message of the training opt-out update.
 const OptOutUpdated = "Workspace training opt out setting successfully updated."
 
-func seatsError(ctx context.Context, db *store.DB, workspaceID string) error {
+func seatsError(ctx context.Context, db Store, workspaceID string) error {
 	tier, seats := "free", 1
 	if ws, err := db.Workspace(ctx, workspaceID, time.Now()); err == nil {
 		tier = ws.Tier
@@ -172,6 +172,27 @@ func (s *Service) SeatAvailable(ctx context.Context, workspaceID string) error {
 		return seatsError(ctx, s.DB, workspaceID)
 	}
 	return nil
+}
+
+// SwitchWorkspace moves the caller's browser session to another workspace they are an unlocked
+// member of; API keys stay in their own workspace.
+func (s *Service) SwitchWorkspace(ctx context.Context, c *httpx.Caller, sessionToken, workspaceID string) error {
+	if !c.ViaSession {
+		return httpx.Errorf(http.StatusBadRequest, "session_required", "Switching workspaces is for signed-in browsers; an API key always works in its own workspace.")
+	}
+	err := s.DB.SetSessionWorkspace(ctx, sessionToken, c.UserID, workspaceID)
+	if errors.Is(err, store.ErrNotFound) {
+		return httpx.Errorf(http.StatusNotFound, "workspace_not_found", "Workspace '%s' was not found among your workspaces.", workspaceID)
+	}
+	return err
+}
+
+// SetTrainingOptOut changes the workspace's training opt-out; only admins may.
+func (s *Service) SetTrainingOptOut(ctx context.Context, c *httpx.Caller, optOut bool) error {
+	if c.Role != httpx.RoleAdmin {
+		return ErrOptOutAdmin
+	}
+	return s.DB.SetTrainingOptOut(ctx, c.WorkspaceID, optOut, s.now())
 }
 
 // InviteWorkspace resolves a pending invite code to the inviting workspace.
