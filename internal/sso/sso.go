@@ -24,7 +24,7 @@ const DefaultRedirect = "/app/speech-synthesis/text-to-speech"
 
 // Service holds SSO configuration and the sign-in flows.
 type Service struct {
-	DB        *store.DB
+	DB        Store
 	Box       *secret.Box
 	PublicURL string // the address browsers reach; SAML's entity id and ACS URL derive from it
 
