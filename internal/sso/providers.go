@@ -353,3 +353,75 @@ func emailDomain(email, where string) (string, error) {
 	}
 	return email[at+1:], nil
 }
+
+// DeleteProvider removes an identity provider of the workspace.
+func (s *Service) DeleteProvider(ctx context.Context, workspaceID, id string) error {
+	if err := s.DB.DeleteSSOProvider(ctx, workspaceID, id); errors.Is(err, store.ErrNotFound) {
+		return errNoSuchProvider
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// Settings reads the workspace's auto-provisioning and whether it requires SSO.
+func (s *Service) Settings(ctx context.Context, workspaceID string) (*store.AutoProvisioning, bool, error) {
+	ap, err := s.DB.SSOAutoProvisioning(ctx, workspaceID)
+	if err != nil {
+		return nil, false, err
+	}
+	req, err := s.DB.SSORequired(ctx, workspaceID)
+	if err != nil {
+		return nil, false, err
+	}
+	return ap, req, nil
+}
+
+// SettingChange is one SSO setting that changed value.
+type SettingChange struct {
+	Setting string // user_auto_provisioning_enabled or sso_required
+	To      bool
+}
+
+// SettingsChanged is what UpdateSettings changed, and by whom (the email auto-provisioning
+// records as its enabler).
+type SettingsChanged struct {
+	ByEmail string
+	Changes []SettingChange
+}
+
+// UpdateSettings turns auto-provisioning and Require SSO on or off (nil leaves one as it is).
+// It reports the settings whose value changed, also those changed before a later step failed.
+func (s *Service) UpdateSettings(ctx context.Context, workspaceID, userID string, autoProvisioning, ssoRequired *bool) (SettingsChanged, error) {
+	var out SettingsChanged
+	u, err := s.DB.UserByID(ctx, userID)
+	if err != nil {
+		return out, err
+	}
+	out.ByEmail = u.Email
+	if autoProvisioning != nil {
+		before, err := s.DB.SSOAutoProvisioning(ctx, workspaceID)
+		if err != nil {
+			return out, err
+		}
+		if err := s.DB.SetSSOAutoProvisioning(ctx, workspaceID, *autoProvisioning, u.Email, s.now()); err != nil {
+			return out, err
+		}
+		if before.Enabled != *autoProvisioning {
+			out.Changes = append(out.Changes, SettingChange{"user_auto_provisioning_enabled", *autoProvisioning})
+		}
+	}
+	if ssoRequired != nil {
+		before, err := s.DB.SSORequired(ctx, workspaceID)
+		if err != nil {
+			return out, err
+		}
+		if err := s.DB.SetSSORequired(ctx, workspaceID, *ssoRequired); err != nil {
+			return out, err
+		}
+		if before != *ssoRequired {
+			out.Changes = append(out.Changes, SettingChange{"sso_required", *ssoRequired})
+		}
+	}
+	return out, nil
+}
