@@ -3,12 +3,16 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
+	"html"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"timbre/internal/audit"
 	"timbre/internal/httpx"
+	mailer "timbre/internal/mail"
 	"timbre/internal/store"
 )
 
@@ -162,6 +166,65 @@ func (s *Service) DeclineInvite(ctx context.Context, c *httpx.Caller, code strin
 		return nil, "", err
 	}
 	return in, email, nil
+}
+
+// CheckInviteCode is the pre-sign-up check of an invite code: it must be a pending invite to email.
+// It answers a 422 naming invite_code otherwise.
+func (s *Service) CheckInviteCode(ctx context.Context, code, email string) error {
+	in, err := s.DB.InviteByCode(ctx, code, s.now())
+	if err == nil && strings.EqualFold(in.Email, strings.TrimSpace(email)) {
+		return nil
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return httpx.Invalid("body", "invite_code", "value_error", "This invite code is invalid, has expired, or was sent to another email address.")
+}
+
+// AcceptInviteForNewUser makes a user who just signed up with an invite code a member of the
+// inviting workspace (the invite must be to the user's email; seats are checked). Call it right
+// after the user is created; it runs in its own transaction and records the audit event.
+func (s *Service) AcceptInviteForNewUser(ctx context.Context, code string, u *store.User) (*store.Invite, error) {
+	var in *store.Invite
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		in, err = tx.AcceptInviteInTx(ctx, code, u.ID, u.Email, Seats, s.now())
+		return err
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, httpx.Invalid("body", "invite_code", "value_error", "This invite code is invalid, has expired, or was sent to another email address.")
+	case errors.Is(err, store.ErrSeatsExhausted) && in != nil:
+		return nil, seatsError(ctx, s.DB, in.WorkspaceID)
+	case err != nil:
+		return nil, err
+	}
+	audit.Record(ctx, s.DB, nil, u.ID, u.Email, audit.Event{WorkspaceID: in.WorkspaceID, Class: "invite", Activity: "accept", Target: u.ID,
+		Details: map[string]any{"email": u.Email, "seat_type": SeatOfRole(in.Role), "at_sign_up": true}})
+	return in, nil
+}
+
+// sendInvite mails an invitation link.
+func (s *Service) sendInvite(ctx context.Context, to, code, workspaceName, inviter string) error {
+	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/invite?code=" + code
+	days := int(InviteTTL / (24 * time.Hour))
+	return s.Mail.Send(ctx, mailer.Message{
+		To:      to,
+		Subject: fmt.Sprintf("You're invited to join %s on Timbre", workspaceName),
+		Text: fmt.Sprintf("%s invited you to join the workspace %q on Timbre.\n\nAccept or decline the invitation here (the link works for %d days):\n\n%s\n\nIf you don't have an account yet, you can create one with this email address.",
+			inviter, workspaceName, days, link),
+		HTML: fmt.Sprintf(`<p>%s invited you to join the workspace <strong>%s</strong> on Timbre.</p><p><a href="%s">Accept or decline the invitation</a> (the link works for %d days).</p><p>If you don't have an account yet, you can create one with this email address.</p>`,
+			html.EscapeString(inviter), html.EscapeString(workspaceName), html.EscapeString(link), days),
+	})
+}
+
+// InviteWorkspace resolves a pending invite code to the inviting workspace.
+func (s *Service) InviteWorkspace(ctx context.Context, code string) (string, error) {
+	in, err := s.DB.InviteByCode(ctx, code, s.now())
+	if err != nil {
+		return "", err
+	}
+	return in.WorkspaceID, nil
 }
 
 // ---- handlers --------------------------------------------------------------------------------

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"timbre/internal/audit"
 	"timbre/internal/httpx"
+	"timbre/internal/plan"
 	"timbre/internal/store"
 )
 
@@ -71,6 +73,47 @@ func (s *Service) RemoveMember(ctx context.Context, c *httpx.Caller, userID stri
 		return memberIDNotFound(userID)
 	}
 	return err
+}
+
+func seatsError(ctx context.Context, db Store, workspaceID string) error {
+	tier, seats := "free", 1
+	if ws, err := db.Workspace(ctx, workspaceID, time.Now()); err == nil {
+		tier = ws.Tier
+		st, _ := db.WorkspaceSettings(ctx, workspaceID)
+		var max *int64
+		if st != nil {
+			max = st.MaxSeats
+		}
+		seats = Seats(ws.Tier, max)
+	}
+	noun := "seats"
+	if seats == 1 {
+		noun = "seat"
+	}
+	return httpx.Errorf(http.StatusForbidden, "seat_limit_reached",
+		"This workspace's %s plan has %d %s, and members plus pending invites already fill them. Remove a member or withdraw an invite, or upgrade the plan, to add someone.",
+		plan.Get(tier).Name, seats, noun)
+}
+
+// SeatAvailable answers nil when the workspace has room for one more member (members plus
+// pending invites below the plan's seats), else the seat-limit error.
+func (s *Service) SeatAvailable(ctx context.Context, workspaceID string) error {
+	ws, err := s.DB.Workspace(ctx, workspaceID, s.now())
+	if err != nil {
+		return err
+	}
+	st, err := s.DB.WorkspaceSettings(ctx, workspaceID)
+	if err != nil {
+		return err
+	}
+	members, pending, err := s.DB.SeatsUsed(ctx, workspaceID, s.now())
+	if err != nil {
+		return err
+	}
+	if members+pending >= Seats(ws.Tier, st.MaxSeats) {
+		return seatsError(ctx, s.DB, workspaceID)
+	}
+	return nil
 }
 
 // ---- handlers --------------------------------------------------------------------------------
