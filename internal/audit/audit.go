@@ -25,10 +25,16 @@ type Event struct {
 	Details     map[string]any
 }
 
+// Writer is the store method Record needs (store.DB has it), so that a domain holding its own
+// narrow store interface can record too.
+type Writer interface {
+	AddAudit(ctx context.Context, e store.AuditEntry) error
+}
+
 // Record writes an event with the actor taken from the request (its caller, or userID/email
 // when the request is not authenticated yet, as at sign-in). Failures are logged, never returned:
 // the action itself has already happened.
-func Record(ctx context.Context, db *store.DB, r *http.Request, actorUserID, actorEmail string, ev Event) {
+func Record(ctx context.Context, db Writer, r *http.Request, actorUserID, actorEmail string, ev Event) {
 	e := store.AuditEntry{WorkspaceID: ev.WorkspaceID, ClassName: ev.Class, Activity: ev.Activity, Target: ev.Target,
 		ActorUserID: actorUserID, ActorEmail: actorEmail}
 	if c := httpx.CallerFrom(ctx); c != nil {

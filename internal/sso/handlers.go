@@ -156,9 +156,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
 	c := httpx.CallerFrom(r.Context())
 	id := h.providerID(r)
-	if err := h.Svc.DB.DeleteSSOProvider(r.Context(), c.WorkspaceID, id); errors.Is(err, store.ErrNotFound) {
-		return errNoSuchProvider
-	} else if err != nil {
+	if err := h.Svc.DeleteProvider(r.Context(), c.WorkspaceID, id); err != nil {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "delete", Target: id})
@@ -188,12 +186,7 @@ func nullable(s string) any {
 }
 
 func (h *Handlers) settings(w http.ResponseWriter, r *http.Request) error {
-	ws := httpx.CallerFrom(r.Context()).WorkspaceID
-	ap, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), ws)
-	if err != nil {
-		return err
-	}
-	req, err := h.Svc.DB.SSORequired(r.Context(), ws)
+	ap, req, err := h.Svc.Settings(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -213,46 +206,16 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 		return errs.Field("body", "user_auto_provisioning_enabled", "missing", "Field required: true or false (or send sso_required).")
 	}
 	c := httpx.CallerFrom(r.Context())
-	u, err := h.Svc.DB.UserByID(r.Context(), c.UserID)
+	changed, err := h.Svc.UpdateSettings(r.Context(), c.WorkspaceID, c.UserID, in.Enabled, in.SSORequired)
+	// Audit what changed, also when a later change failed.
+	for _, ch := range changed.Changes {
+		audit.Record(r.Context(), h.Svc.DB, r, "", changed.ByEmail, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
+			Details: map[string]any{ch.Setting: ch.To}})
+	}
 	if err != nil {
 		return err
 	}
-	if in.Enabled != nil {
-		before, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), c.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		if err := h.Svc.DB.SetSSOAutoProvisioning(r.Context(), c.WorkspaceID, *in.Enabled, u.Email, h.Svc.now()); err != nil {
-			return err
-		}
-		if before.Enabled != *in.Enabled {
-			audit.Record(r.Context(), h.Svc.DB, r, "", u.Email, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
-				Details: map[string]any{"user_auto_provisioning_enabled": *in.Enabled}})
-		}
-	}
-	if in.SSORequired != nil {
-		before, err := h.Svc.DB.SSORequired(r.Context(), c.WorkspaceID)
-		if err != nil {
-			return err
-		}
-		if err := h.Svc.DB.SetSSORequired(r.Context(), c.WorkspaceID, *in.SSORequired); err != nil {
-			return err
-		}
-		if before != *in.SSORequired {
-			audit.Record(r.Context(), h.Svc.DB, r, "", u.Email, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
-				Details: map[string]any{"sso_required": *in.SSORequired}})
-		}
-	}
-	ap, err := h.Svc.DB.SSOAutoProvisioning(r.Context(), c.WorkspaceID)
-	if err != nil {
-		return err
-	}
-	req, err := h.Svc.DB.SSORequired(r.Context(), c.WorkspaceID)
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, h.settingsJSON(r, ap, req))
-	return nil
+	return h.settings(w, r)
 }
 
 func domainJSON(d *store.SSODomain, providerName string) map[string]any {

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -60,21 +61,30 @@ func (h *Handlers) createWorkspace(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	c := caller(r)
-	if !c.ViaSession {
-		return errs.Errorf(errs.Invalid, "session_required", "Creating workspaces is for signed-in browsers.")
-	}
-	ws, err := h.Svc.DB.CreateWorkspace(r.Context(), c.UserID, name, plan.Default, MaxOwnedWorkspaces, h.Svc.now())
-	if errors.Is(err, store.ErrLimitReached) {
-		return errs.Errorf(errs.Conflict, "workspace_limit_reached", "You already own %d workspaces, the most one person may own.", MaxOwnedWorkspaces)
-	}
+	ws, err := h.Svc.CreateWorkspace(r.Context(), caller(r), h.sessionToken(r), name)
 	if err != nil {
-		return err
-	}
-	if err := h.Svc.DB.SetSessionWorkspace(r.Context(), h.sessionToken(r), c.UserID, ws.ID); err != nil {
 		return err
 	}
 	h.record(r, audit.Event{WorkspaceID: ws.ID, Class: "workspace", Activity: "create", Target: ws.ID, Details: map[string]any{"name": name}})
 	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"workspace_id": ws.ID, "name": ws.Name, "tier": ws.Tier, "role": "admin", "is_current": true})
 	return nil
+}
+
+// CreateWorkspace makes a new free workspace owned by the caller (at most MaxOwnedWorkspaces),
+// with the caller as its admin, and moves their browser session there.
+func (s *Service) CreateWorkspace(ctx context.Context, c *httpx.Caller, sessionToken, name string) (*store.Workspace, error) {
+	if !c.ViaSession {
+		return nil, errs.Errorf(errs.Invalid, "session_required", "Creating workspaces is for signed-in browsers.")
+	}
+	ws, err := s.DB.CreateWorkspace(ctx, c.UserID, name, plan.Default, MaxOwnedWorkspaces, s.now())
+	if errors.Is(err, store.ErrLimitReached) {
+		return nil, errs.Errorf(errs.Conflict, "workspace_limit_reached", "You already own %d workspaces, the most one person may own.", MaxOwnedWorkspaces)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.DB.SetSessionWorkspace(ctx, sessionToken, c.UserID, ws.ID); err != nil {
+		return nil, err
+	}
+	return ws, nil
 }

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -31,10 +32,11 @@ func resourceNotFound(typ, id string) error {
 	return errs.Errorf(errs.NotFound, "resource_not_found", "Resource '%s' of type %s was not found in this workspace.", id, typ)
 }
 
-// resourceOf finds the resource of the caller's workspace.
-func (h *Handlers) resourceOf(r *http.Request, typ string) (*store.Resource, error) {
-	id := r.PathValue("resource_id")
-	res, err := h.Svc.DB.ResourceOf(r.Context(), caller(r).WorkspaceID, typ, id)
+// ---- service ---------------------------------------------------------------------------------
+
+// resourceOf finds the resource of the workspace.
+func (s *Service) resourceOf(ctx context.Context, workspaceID, typ, id string) (*store.Resource, error) {
+	res, err := s.DB.ResourceOf(ctx, workspaceID, typ, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, resourceNotFound(typ, id)
 	}
@@ -43,12 +45,11 @@ func (h *Handlers) resourceOf(r *http.Request, typ string) (*store.Resource, err
 
 // roleOn is the caller's role on a resource: admin for workspace admins and the creator,
 // otherwise the strongest grant that reaches them. Workspace voices are visible to every member.
-func (h *Handlers) roleOn(r *http.Request, res *store.Resource) (string, error) {
-	c := caller(r)
+func (s *Service) roleOn(ctx context.Context, c *httpx.Caller, res *store.Resource) (string, error) {
 	if c.Role == httpx.RoleAdmin || (res.CreatorUserID != "" && res.CreatorUserID == c.UserID) {
 		return "admin", nil
 	}
-	role, err := h.Svc.DB.SharedRole(r.Context(), c.WorkspaceID, res.Type, res.ID, c.UserID)
+	role, err := s.DB.SharedRole(ctx, c.WorkspaceID, res.Type, res.ID, c.UserID)
 	if role == "" && res.Type == store.ResourceVoice {
 		role = "viewer"
 	}
@@ -60,8 +61,8 @@ var ErrNotResourceAdmin = errs.Errorf(errs.Forbidden, "forbidden", "Only the res
 
 // checkResourceAdmin lets through only callers with admin on the resource; one they cannot see
 // at all is not found.
-func (h *Handlers) checkResourceAdmin(r *http.Request, res *store.Resource) error {
-	role, err := h.roleOn(r, res)
+func (s *Service) checkResourceAdmin(ctx context.Context, c *httpx.Caller, res *store.Resource) error {
+	role, err := s.roleOn(ctx, c, res)
 	switch {
 	case err != nil:
 		return err
@@ -73,27 +74,22 @@ func (h *Handlers) checkResourceAdmin(r *http.Request, res *store.Resource) erro
 	return nil
 }
 
-func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
-	typ := r.URL.Query().Get("resource_type")
-	var v errs.Validator
-	validType(&v, "query", typ)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	res, err := h.resourceOf(r, typ)
+// ResourceMetadata describes who a resource of the caller's workspace is shared with and with
+// whom it could be; a resource the caller cannot see is not found.
+func (s *Service) ResourceMetadata(ctx context.Context, c *httpx.Caller, typ, id string) (*ResourceMetadata, error) {
+	res, err := s.resourceOf(ctx, c.WorkspaceID, typ, id)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if role, err := h.roleOn(r, res); err != nil {
-		return err
+	if role, err := s.roleOn(ctx, c, res); err != nil {
+		return nil, err
 	} else if role == "" {
-		return resourceNotFound(typ, res.ID)
+		return nil, resourceNotFound(typ, res.ID)
 	}
-	ctx := r.Context()
-	ws := caller(r).WorkspaceID
-	shares, err := h.Svc.DB.ListShares(ctx, ws, typ, res.ID)
+	ws := c.WorkspaceID
+	shares, err := s.DB.ListShares(ctx, ws, typ, res.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	roles := map[string][]string{}
 	for _, role := range ShareRoles {
@@ -109,25 +105,25 @@ func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 		granted[s.PrincipalType+":"+s.PrincipalID] = true
 	}
 	options := []ShareOption{}
-	members, err := h.Svc.DB.ListMembers(ctx, ws)
+	members, err := s.DB.ListMembers(ctx, ws)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, m := range members {
 		if !granted["user:"+m.UserID] {
 			options = append(options, ShareOption{Name: m.Email, ID: m.UserID, Type: "user"})
 		}
 	}
-	groups, err := h.Svc.DB.ListGroups(ctx, ws, "")
+	groups, err := s.DB.ListGroups(ctx, ws, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, g := range groups {
 		if !granted["group:"+g.ID] {
 			options = append(options, ShareOption{Name: g.Name, ID: g.ID, Type: "group"})
 		}
 	}
-	out := ResourceMetadata{ResourceID: res.ID, ResourceType: typ, RoleToGroupIDs: roles, ShareOptions: options}
+	out := &ResourceMetadata{ResourceID: res.ID, ResourceType: typ, RoleToGroupIDs: roles, ShareOptions: options}
 	if res.Name != "" {
 		name := truncate(res.Name, 100)
 		out.ResourceName = &name
@@ -138,6 +134,109 @@ func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
 	if res.PublicLink {
 		viewer := "viewer"
 		out.AnonymousAccessLevelOverride = &viewer
+	}
+	return out, nil
+}
+
+// Principal names whom a grant is for: exactly one of a member's email, a group id ("default"
+// for everyone) or a workspace API key id.
+type Principal struct {
+	UserEmail, GroupID, APIKeyID string
+}
+
+// shareTarget resolves the resource and the principal, both of the caller's workspace.
+func (s *Service) shareTarget(ctx context.Context, c *httpx.Caller, typ, id string, p Principal, role string) (*store.Resource, store.Share, error) {
+	sh := store.Share{Role: role}
+	res, err := s.resourceOf(ctx, c.WorkspaceID, typ, id)
+	if err != nil {
+		return nil, sh, err
+	}
+	ws := c.WorkspaceID
+	switch {
+	case p.UserEmail != "":
+		m, err := s.DB.MemberByEmail(ctx, ws, p.UserEmail)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, sh, memberNotFound(p.UserEmail)
+		}
+		if err != nil {
+			return nil, sh, err
+		}
+		sh.PrincipalType, sh.PrincipalID = "user", m.UserID
+	case p.GroupID != "":
+		if p.GroupID == "default" {
+			sh.PrincipalType, sh.PrincipalID = "default", "default"
+			break
+		}
+		if _, err := s.DB.GroupByID(ctx, ws, p.GroupID); errors.Is(err, store.ErrNotFound) {
+			return nil, sh, groupNotFound(p.GroupID)
+		} else if err != nil {
+			return nil, sh, err
+		}
+		sh.PrincipalType, sh.PrincipalID = "group", p.GroupID
+	default:
+		userID, err := s.DB.APIKeyUserOf(ctx, ws, p.APIKeyID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, sh, errs.Errorf(errs.NotFound, "api_key_not_found", "API key '%s' was not found in this workspace.", p.APIKeyID)
+		}
+		if err != nil {
+			return nil, sh, err
+		}
+		sh.PrincipalType, sh.PrincipalID = "user", userID
+	}
+	if err := s.checkResourceAdmin(ctx, c, res); err != nil {
+		return nil, sh, err
+	}
+	return res, sh, nil
+}
+
+// Share grants (or changes) a role on a resource of the caller's workspace; only those with
+// admin on it may, and the creator's own admin access cannot be changed.
+func (s *Service) Share(ctx context.Context, c *httpx.Caller, typ, id string, p Principal, role string) (*store.Resource, store.Share, error) {
+	res, sh, err := s.shareTarget(ctx, c, typ, id, p, role)
+	if err != nil {
+		return nil, sh, err
+	}
+	if sh.PrincipalType == "user" && sh.PrincipalID == res.CreatorUserID {
+		return nil, sh, errs.Errorf(errs.Invalid, "creator_access", "The creator of a resource always keeps admin access to it.")
+	}
+	err = s.DB.ShareResource(ctx, c.WorkspaceID, res.Type, res.ID, sh, s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, sh, resourceNotFound(res.Type, res.ID)
+	}
+	if err != nil {
+		return nil, sh, err
+	}
+	return res, sh, nil
+}
+
+// Unshare removes a grant on a resource of the caller's workspace; only those with admin on it
+// may, and never the creator's.
+func (s *Service) Unshare(ctx context.Context, c *httpx.Caller, typ, id string, p Principal) (*store.Resource, store.Share, error) {
+	res, sh, err := s.shareTarget(ctx, c, typ, id, p, "")
+	if err != nil {
+		return nil, sh, err
+	}
+	if sh.PrincipalType == "user" && sh.PrincipalID == res.CreatorUserID {
+		return nil, sh, errs.Errorf(errs.Invalid, "creator_access", "You cannot remove permissions from the user who created the resource.")
+	}
+	if err := s.DB.UnshareResource(ctx, c.WorkspaceID, res.Type, res.ID, sh); err != nil {
+		return nil, sh, err
+	}
+	return res, sh, nil
+}
+
+// ---- handlers --------------------------------------------------------------------------------
+
+func (h *Handlers) resource(w http.ResponseWriter, r *http.Request) error {
+	typ := r.URL.Query().Get("resource_type")
+	var v errs.Validator
+	validType(&v, "query", typ)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	out, err := h.Svc.ResourceMetadata(r.Context(), caller(r), typ, r.PathValue("resource_id"))
+	if err != nil {
+		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
@@ -177,19 +276,17 @@ type shareBody struct {
 	WorkspaceAPIKeyID *string `json:"workspace_api_key_id"`
 }
 
-// target validates the body and resolves whom it names, in the caller's workspace.
-func (h *Handlers) shareTarget(r *http.Request, needRole bool) (*store.Resource, store.Share, error) {
+// shareBody validates the body of share (needRole) and unshare.
+func (h *Handlers) shareBody(r *http.Request, needRole bool) (typ string, p Principal, role string, err error) {
 	var body shareBody
 	if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
-		return nil, store.Share{}, err
+		return "", p, "", err
 	}
 	var v errs.Validator
-	typ := ""
 	if body.ResourceType != nil {
 		typ = *body.ResourceType
 	}
 	validType(&v, "body", typ)
-	var s store.Share
 	if needRole {
 		switch {
 		case body.Role == nil:
@@ -197,7 +294,7 @@ func (h *Handlers) shareTarget(r *http.Request, needRole bool) (*store.Resource,
 		case !slices.Contains(ShareRoles, *body.Role):
 			v.Add("body", "role", "enum", "Input should be 'admin', 'editor', 'commenter' or 'viewer'.")
 		default:
-			s.Role = *body.Role
+			role = *body.Role
 		}
 	}
 	set := 0
@@ -210,66 +307,25 @@ func (h *Handlers) shareTarget(r *http.Request, needRole bool) (*store.Resource,
 		v.Add("body", "user_email", "value_error", "Give exactly one of user_email, group_id or workspace_api_key_id.")
 	}
 	if err := v.Err(); err != nil {
-		return nil, s, err
+		return "", p, "", err
 	}
-	res, err := h.resourceOf(r, typ)
-	if err != nil {
-		return nil, s, err
-	}
-	ctx := r.Context()
-	ws := caller(r).WorkspaceID
 	switch {
 	case body.UserEmail != nil && strings.TrimSpace(*body.UserEmail) != "":
-		email := normEmail(*body.UserEmail)
-		m, err := h.Svc.DB.MemberByEmail(ctx, ws, email)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, s, memberNotFound(email)
-		}
-		if err != nil {
-			return nil, s, err
-		}
-		s.PrincipalType, s.PrincipalID = "user", m.UserID
+		p.UserEmail = normEmail(*body.UserEmail)
 	case body.GroupID != nil && strings.TrimSpace(*body.GroupID) != "":
-		id := strings.TrimSpace(*body.GroupID)
-		if id == "default" {
-			s.PrincipalType, s.PrincipalID = "default", "default"
-			break
-		}
-		if _, err := h.Svc.DB.GroupByID(ctx, ws, id); errors.Is(err, store.ErrNotFound) {
-			return nil, s, groupNotFound(id)
-		} else if err != nil {
-			return nil, s, err
-		}
-		s.PrincipalType, s.PrincipalID = "group", id
+		p.GroupID = strings.TrimSpace(*body.GroupID)
 	default:
-		id := strings.TrimSpace(*body.WorkspaceAPIKeyID)
-		userID, err := h.Svc.DB.APIKeyUserOf(ctx, ws, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, s, errs.Errorf(errs.NotFound, "api_key_not_found", "API key '%s' was not found in this workspace.", id)
-		}
-		if err != nil {
-			return nil, s, err
-		}
-		s.PrincipalType, s.PrincipalID = "user", userID
+		p.APIKeyID = strings.TrimSpace(*body.WorkspaceAPIKeyID)
 	}
-	return res, s, nil
+	return typ, p, role, nil
 }
 
 func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
-	res, s, err := h.shareTarget(r, true)
+	typ, p, role, err := h.shareBody(r, true)
 	if err != nil {
 		return err
 	}
-	if err := h.checkResourceAdmin(r, res); err != nil {
-		return err
-	}
-	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
-		return errs.Errorf(errs.Invalid, "creator_access", "The creator of a resource always keeps admin access to it.")
-	}
-	err = h.Svc.DB.ShareResource(r.Context(), caller(r).WorkspaceID, res.Type, res.ID, s, h.Svc.now())
-	if errors.Is(err, store.ErrNotFound) {
-		return resourceNotFound(res.Type, res.ID)
-	}
+	res, s, err := h.Svc.Share(r.Context(), caller(r), typ, r.PathValue("resource_id"), p, role)
 	if err != nil {
 		return err
 	}
@@ -280,17 +336,12 @@ func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) unshare(w http.ResponseWriter, r *http.Request) error {
-	res, s, err := h.shareTarget(r, false)
+	typ, p, _, err := h.shareBody(r, false)
 	if err != nil {
 		return err
 	}
-	if err := h.checkResourceAdmin(r, res); err != nil {
-		return err
-	}
-	if s.PrincipalType == "user" && s.PrincipalID == res.CreatorUserID {
-		return errs.Errorf(errs.Invalid, "creator_access", "You cannot remove permissions from the user who created the resource.")
-	}
-	if err := h.Svc.DB.UnshareResource(r.Context(), caller(r).WorkspaceID, res.Type, res.ID, s); err != nil {
+	res, s, err := h.Svc.Unshare(r.Context(), caller(r), typ, r.PathValue("resource_id"), p)
+	if err != nil {
 		return err
 	}
 	h.record(r, audit.Event{Class: "sharing", Activity: "unshare", Target: res.ID,

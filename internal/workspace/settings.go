@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 
@@ -89,36 +90,57 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	c := caller(r)
-	before, err := h.Svc.DB.WorkspaceSettings(r.Context(), c.WorkspaceID)
+	changes, err := h.Svc.UpdateSettings(r.Context(), c, setTimeout, timeout, mfa)
+	// Audit what changed, also when a later change failed.
+	for _, ch := range changes {
+		h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID,
+			Details: map[string]any{"setting": ch.Setting, "from": ch.From, "to": ch.To}})
+	}
 	if err != nil {
 		return err
 	}
+	return h.settings(w, r)
+}
+
+// SettingChange is one workspace setting that changed value.
+type SettingChange struct {
+	Setting  string
+	From, To any
+}
+
+// UpdateSettings sets the session inactivity timeout (when setTimeout; nil is none) and whether
+// members must use MFA (mfa not nil). An admin must have MFA on before requiring it, or they
+// would shut themselves out of everything but enrolment. It reports the settings whose value
+// changed, also those changed before a later step failed.
+func (s *Service) UpdateSettings(ctx context.Context, c *httpx.Caller, setTimeout bool, timeout *int64, mfa *bool) ([]SettingChange, error) {
+	before, err := s.DB.WorkspaceSettings(ctx, c.WorkspaceID)
+	if err != nil {
+		return nil, err
+	}
 	if mfa != nil && *mfa && !before.MFARequiredForUsers {
-		// Requiring MFA would shut the admin out of everything but enrolment: they enrol first.
-		m, err := h.Svc.DB.UserMFA(r.Context(), c.UserID)
+		m, err := s.DB.UserMFA(ctx, c.UserID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !m.Enabled {
-			return errs.Field("body", "mfa_required_for_users", "mfa_not_enabled",
+			return nil, errs.Field("body", "mfa_required_for_users", "mfa_not_enabled",
 				"Turn on two-factor authentication for your own account before requiring it for the workspace.")
 		}
 	}
+	var changes []SettingChange
 	if setTimeout && !sameInt(before.SessionInactivityTimeout, timeout) {
-		if err := h.Svc.DB.SetSessionInactivityTimeout(r.Context(), c.WorkspaceID, timeout); err != nil {
-			return err
+		if err := s.DB.SetSessionInactivityTimeout(ctx, c.WorkspaceID, timeout); err != nil {
+			return changes, err
 		}
-		h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID,
-			Details: map[string]any{"setting": "session_inactivity_timeout", "from": before.SessionInactivityTimeout, "to": timeout}})
+		changes = append(changes, SettingChange{"session_inactivity_timeout", before.SessionInactivityTimeout, timeout})
 	}
 	if mfa != nil && *mfa != before.MFARequiredForUsers {
-		if err := h.Svc.DB.SetMFARequired(r.Context(), c.WorkspaceID, *mfa); err != nil {
-			return err
+		if err := s.DB.SetMFARequired(ctx, c.WorkspaceID, *mfa); err != nil {
+			return changes, err
 		}
-		h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID,
-			Details: map[string]any{"setting": "mfa_required_for_users", "from": before.MFARequiredForUsers, "to": *mfa}})
+		changes = append(changes, SettingChange{"mfa_required_for_users", before.MFARequiredForUsers, *mfa})
 	}
-	return h.settings(w, r)
+	return changes, nil
 }
 
 // isNull says whether a field was sent as null (a map of raw messages holds null as nothing).
