@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/account"
 	"timbre/internal/apikey"
 	"timbre/internal/apitest"
@@ -47,7 +48,7 @@ func newEnv(t *testing.T, db *store.DB, trustGeo bool) *env {
 	rt := &httpx.Router{Mux: mux, Auth: authSvc.Authenticate}
 	(&account.Handlers{Svc: svc, MaxBody: 1 << 16}).Routes(rt)
 	rt.Authed("GET /test/user", func(w http.ResponseWriter, r *http.Request) error {
-		f, err := svc.UserFields(r.Context(), r, httpx.CallerFrom(r.Context()).UserID)
+		f, err := svc.UserFields(r.Context(), r, access.CallerFrom(r.Context()).UserID)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -57,7 +58,7 @@ func (h *Handlers) maxBody() int64 {
 	return 1 << 20
 }
 
-func caller(r *http.Request) *httpx.Caller { return httpx.CallerFrom(r.Context()) }
+func caller(r *http.Request) *access.Caller { return access.CallerFrom(r.Context()) }
 
 // ---- onboarding survey ---------------------------------------------------------------------
 

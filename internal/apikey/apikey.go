@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -31,7 +32,7 @@ type NewKey struct {
 
 // Create stores a key and returns it with its secret (shown once). A caller authenticated by a
 // key can only hand out permissions its own key holds.
-func Create(ctx context.Context, db *store.DB, c *httpx.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
+func Create(ctx context.Context, db *store.DB, c *access.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
 	if err := grantable(c, nk.Permissions); err != nil {
 		return nil, "", err
 	}
@@ -49,7 +50,7 @@ func Create(ctx context.Context, db *store.DB, c *httpx.Caller, nk NewKey, now t
 }
 
 // grantable refuses to let a key-authenticated caller give out permissions it lacks.
-func grantable(c *httpx.Caller, perms []string) error {
+func grantable(c *access.Caller, perms []string) error {
 	if c == nil {
 		return nil
 	}
@@ -68,7 +69,7 @@ var errLimitedKey = errs.Errorf(errs.Forbidden, "api_key_limited",
 	"This API key has a character limit, so it cannot create keys or change character limits. Use the web app or a key without a limit.")
 
 // unlimitedCaller refuses a caller authenticated by a key that has a character limit.
-func unlimitedCaller(ctx context.Context, db *store.DB, c *httpx.Caller) error {
+func unlimitedCaller(ctx context.Context, db *store.DB, c *access.Caller) error {
 	if c == nil || c.APIKeyID == "" {
 		return nil
 	}
@@ -85,7 +86,7 @@ func unlimitedCaller(ctx context.Context, db *store.DB, c *httpx.Caller) error {
 // Covers refuses a key-authenticated caller editing a key that holds a permission its own key
 // lacks (re-enabling it, changing its limit): a key never reaches beyond its own permissions.
 // Deleting needs only the key-management permission: revoking takes access away.
-func Covers(c *httpx.Caller, k *store.APIKey) error {
+func Covers(c *access.Caller, k *store.APIKey) error {
 	if c == nil || c.APIKeyID == "" || c.Permissions == nil {
 		return nil
 	}
@@ -250,7 +251,7 @@ func (h *Handlers) record(r *http.Request, class, activity, target string, detai
 
 // serviceAccount loads the path's service account in the caller's workspace.
 func (h *Handlers) serviceAccount(r *http.Request) (*store.ServiceAccount, error) {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	sa, err := h.DB.ServiceAccountByID(r.Context(), c.WorkspaceID, r.PathValue("service_account_user_id"))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errSANotFound
@@ -264,11 +265,11 @@ func (h *Handlers) serviceAccount(r *http.Request) (*store.ServiceAccount, error
 // checkDelegate keeps an editor to whom a group delegates service accounts within their own
 // rights: no admin service accounts, and none at all while their groups limit their features
 // (a service account's keys are not limited by groups).
-func checkDelegate(c *httpx.Caller, saRole string) error {
+func checkDelegate(c *access.Caller, saRole string) error {
 	switch {
-	case c.Role == httpx.RoleAdmin:
+	case c.Role == access.RoleAdmin:
 		return nil
-	case saRole == httpx.RoleAdmin:
+	case saRole == access.RoleAdmin:
 		return errs.Errorf(errs.Forbidden, "beyond_delegated_access", "Only a workspace admin can manage admin service accounts.")
 	case c.Features != nil:
 		return errs.Errorf(errs.Forbidden, "beyond_delegated_access", "Your groups limit the features you use, so only a workspace admin can manage service accounts for you.")
@@ -277,7 +278,7 @@ func checkDelegate(c *httpx.Caller, saRole string) error {
 }
 
 func (h *Handlers) listServiceAccounts(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	sas, err := h.DB.ListServiceAccounts(r.Context(), c.WorkspaceID)
 	if err != nil {
 		return err
@@ -313,10 +314,10 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 	if raw, ok := b["default_sharing_groups"]; ok && !isNull(raw) && strings.TrimSpace(string(raw)) != "[]" {
 		v.Add("body", "default_sharing_groups", "value_error", "Default sharing groups are not supported by this server yet; omit default_sharing_groups.")
 	}
-	role := httpx.RoleEditor
+	role := access.RoleEditor
 	if raw, ok := b["role"]; ok && !isNull(raw) {
 		s, _ := str(raw)
-		if s != httpx.RoleEditor && s != httpx.RoleAdmin {
+		if s != access.RoleEditor && s != access.RoleAdmin {
 			v.Add("body", "role", "enum", "Input should be 'editor' or 'admin'.")
 		}
 		role = s
@@ -324,7 +325,7 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 	if err := v.Err(); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	if err := checkDelegate(c, role); err != nil {
 		return err
 	}
@@ -384,7 +385,7 @@ func (h *Handlers) createServiceAccountKey(w http.ResponseWriter, r *http.Reques
 		return err
 	}
 	nk.WorkspaceID, nk.UserID, nk.ServiceAccount = sa.WorkspaceID, sa.UserID, true
-	k, secret, err := Create(r.Context(), h.DB, httpx.CallerFrom(r.Context()), nk, h.now())
+	k, secret, err := Create(r.Context(), h.DB, access.CallerFrom(r.Context()), nk, h.now())
 	if err != nil {
 		return err
 	}
@@ -401,7 +402,7 @@ func (h *Handlers) update(r *http.Request, b body, k *store.APIKey) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	if err := grantable(c, u.Permissions); err != nil {
 		return err
 	}
@@ -484,7 +485,7 @@ func (h *Handlers) editUserKey(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(id) == "" {
 		return errs.Field("body", "key_id", "missing", "Field required: the id of the key to edit.")
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	k, err := h.DB.APIKeyByID(r.Context(), c.WorkspaceID, strings.TrimSpace(id))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && k.ServiceAccount) {
 		return errKeyNotFound
@@ -492,7 +493,7 @@ func (h *Handlers) editUserKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if k.UserID != c.UserID && c.Role != httpx.RoleAdmin {
+	if k.UserID != c.UserID && c.Role != access.RoleAdmin {
 		return httpx.ErrForbiddenRole
 	}
 	if err := h.update(r, b, k); err != nil {
@@ -516,7 +517,7 @@ func (h *Handlers) selfDisable(w http.ResponseWriter, r *http.Request) error {
 		}
 		return errs.Field("query", "api_key_name", "value_error", "Only api_key_name=self is supported: it disables the key of this request.")
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	if c.APIKeyID == "" {
 		return errs.Errorf(errs.Invalid, "api_key_required", "Send the API key to disable in the xi-api-key header; a web session has no key to disable.")
 	}

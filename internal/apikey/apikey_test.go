@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/apikey"
 	"timbre/internal/apitest"
 	"timbre/internal/audio"
@@ -332,7 +333,7 @@ func TestServiceAccountsIsolatedAndAdminOnly(t *testing.T) {
 
 		// The service account's key acts in A as that account, an editor.
 		c, err := h.svc.Authenticate(keyRequest(secret))
-		if err != nil || c.WorkspaceID != h.user.WorkspaceID || c.UserID != saID || c.Role != httpx.RoleEditor || c.Permissions != nil {
+		if err != nil || c.WorkspaceID != h.user.WorkspaceID || c.UserID != saID || c.Role != access.RoleEditor || c.Permissions != nil {
 			t.Fatalf("caller %+v %v", c, err)
 		}
 		h.want(h.do("GET", "/v1/voices", secret, nil), http.StatusOK, "")
@@ -546,7 +547,7 @@ func TestKeyQuotaThroughSpeech(t *testing.T) {
 			t.Fatalf("key count after a failed job %d, want %d", k.CharacterCount, fit*20)
 		}
 		// A web session (no key) is held only to the workspace's quota.
-		j, err = h.sp.Prepare(ctx, &httpx.Caller{UserID: h.user.ID, WorkspaceID: h.user.WorkspaceID, Role: httpx.RoleAdmin, ViaSession: true}, rachel, &tts.Body{Text: text}, f, false)
+		j, err = h.sp.Prepare(ctx, &access.Caller{UserID: h.user.ID, WorkspaceID: h.user.WorkspaceID, Role: access.RoleAdmin, ViaSession: true}, rachel, &tts.Body{Text: text}, f, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/apikey"
-	"timbre/internal/httpx"
 	"timbre/internal/store"
 	"timbre/internal/workspace"
 )
@@ -87,10 +87,10 @@ func groupPermissions(t *testing.T, dialect store.Dialect) {
 	if err := e.app.DB.SetTier(ctx, e.user.WorkspaceID, "enterprise"); err != nil {
 		t.Fatal(err)
 	}
-	voiceOnly := e.addMember("voice-only@example.com", httpx.RoleEditor)
-	speaker := e.addMember("speaker@example.com", httpx.RoleEditor)
-	free := e.addMember("free@example.com", httpx.RoleEditor)
-	ops := e.addMember("ops@example.com", httpx.RoleEditor)
+	voiceOnly := e.addMember("voice-only@example.com", access.RoleEditor)
+	speaker := e.addMember("speaker@example.com", access.RoleEditor)
+	free := e.addMember("free@example.com", access.RoleEditor)
+	ops := e.addMember("ops@example.com", access.RoleEditor)
 	tts := map[string]any{"text": "Group rules."}
 
 	// Before any group, every editor may speak.
@@ -175,9 +175,9 @@ func historyGrants(t *testing.T, dialect store.Dialect) {
 	if err := e.app.DB.SetTier(context.Background(), e.user.WorkspaceID, "enterprise"); err != nil {
 		t.Fatal(err)
 	}
-	author := e.addMember("author@example.com", httpx.RoleEditor)
-	reader := e.addMember("reader@example.com", httpx.RoleEditor)
-	crew := e.addMember("crew@example.com", httpx.RoleEditor)
+	author := e.addMember("author@example.com", access.RoleEditor)
+	reader := e.addMember("reader@example.com", access.RoleEditor)
+	crew := e.addMember("crew@example.com", access.RoleEditor)
 	r := e.do("POST", "/v1/text-to-speech/"+sarah, author.key, map[string]any{"text": "The author's own words."})
 	mustOK(t, r)
 	id := r.Header.Get("history-item-id")

@@ -38,11 +38,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/app"
 	"timbre/internal/audio"
 	"timbre/internal/config"
 	"timbre/internal/engine"
-	"timbre/internal/httpx"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 	"timbre/internal/textnorm"
@@ -128,7 +128,7 @@ func (e *benchEnv) prepare(voiceID, format, text string) *tts.Job {
 	if err != nil {
 		e.tb.Fatal(err)
 	}
-	c := &httpx.Caller{UserID: e.users[0].ID, WorkspaceID: e.users[0].WorkspaceID}
+	c := &access.Caller{UserID: e.users[0].ID, WorkspaceID: e.users[0].WorkspaceID}
 	j, err := e.app.Speech.Prepare(context.Background(), c, voiceID, &tts.Body{Text: text}, f, true)
 	if err != nil {
 		e.tb.Fatal(err)
@@ -463,7 +463,7 @@ func BenchmarkHistoryList(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			joinWorkspace(b, e.app.DB, u.WorkspaceID, u.ID, viewer, httpx.RoleEditor)
+			joinWorkspace(b, e.app.DB, u.WorkspaceID, u.ID, viewer, access.RoleEditor)
 			_, viewerKey, err := e.app.Auth.CreateAPIKey(ctx, viewer.ID, u.WorkspaceID, "viewer key")
 			if err != nil {
 				b.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"timbre/internal/httpx"
+	"timbre/internal/access"
 	"timbre/internal/store"
 )
 
@@ -20,7 +20,7 @@ func TestDelegatedInvitesStayWithinAccess(t *testing.T) {
 			if err := e.app.DB.SetTier(context.Background(), e.user.WorkspaceID, "enterprise"); err != nil {
 				t.Fatal(err)
 			}
-			limited := e.addMember("limited-inviter@example.com", httpx.RoleEditor)
+			limited := e.addMember("limited-inviter@example.com", access.RoleEditor)
 			e.group("Inviting speakers", []string{"text_to_speech", "workspace_members_invite"}, limited)
 			speakers := e.group("Speakers", []string{"text_to_speech"})
 			plain := e.group("Sharing circle", []string{})
@@ -44,7 +44,7 @@ func TestDelegatedInvitesStayWithinAccess(t *testing.T) {
 			for _, in := range invites {
 				if in.Email == "future-admin@example.com" {
 					found = true
-					if in.Role != httpx.RoleAdmin || len(in.GroupIDs) != 0 || in.InvitedBy != e.user.ID {
+					if in.Role != access.RoleAdmin || len(in.GroupIDs) != 0 || in.InvitedBy != e.user.ID {
 						t.Fatalf("the admin's invitation after the delegate's attempt: %+v", in)
 					}
 				}

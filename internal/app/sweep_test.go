@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/account"
 	"timbre/internal/apikey"
 	"timbre/internal/httpx"
@@ -166,7 +167,7 @@ func setupAlpha(e *env) *alphaFx {
 	a.editor = ed
 	code := store.RandomString(32)
 	if err := db.CreateInvites(ctx, a.ws, []store.NewInvite{{Code: code, Invite: store.Invite{WorkspaceID: a.ws, Email: ed.Email,
-		Role: httpx.RoleEditor, InvitedBy: a.admin.ID, CreatedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}}}, workspace.Seats, now); err != nil {
+		Role: access.RoleEditor, InvitedBy: a.admin.ID, CreatedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}}}, workspace.Seats, now); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.AcceptInvite(ctx, code, ed.ID, "", workspace.Seats, now, func(*store.Invite) error { return nil }); err != nil {
@@ -184,14 +185,14 @@ func setupAlpha(e *env) *alphaFx {
 		t.Fatalf("admin sessions: %v %d", err, len(sessions))
 	}
 	a.adminSessionID = sessions[0].PublicID
-	if role, err := db.Role(ctx, a.ws, ed.ID); err != nil || role != httpx.RoleEditor {
+	if role, err := db.Role(ctx, a.ws, ed.ID); err != nil || role != access.RoleEditor {
 		t.Fatalf("editor role in A: %q %v", role, err)
 	}
 
 	// A pending invite with a known code.
 	a.inviteCode = store.RandomString(32)
 	if err := db.CreateInvites(ctx, a.ws, []store.NewInvite{{Code: a.inviteCode, Invite: store.Invite{WorkspaceID: a.ws, Email: a.inviteEmail,
-		Role: httpx.RoleEditor, InvitedBy: a.admin.ID, CreatedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}}}, workspace.Seats, now); err != nil {
+		Role: access.RoleEditor, InvitedBy: a.admin.ID, CreatedAt: now.Unix(), ExpiresAt: now.Add(time.Hour).Unix()}}}, workspace.Seats, now); err != nil {
 		t.Fatal(err)
 	}
 

@@ -16,8 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/audio"
-	"timbre/internal/httpx"
 	"timbre/internal/store"
 	"timbre/internal/tts"
 )
@@ -440,7 +440,7 @@ func chargeInParallel(t *testing.T, e *env, n int) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := &httpx.Caller{UserID: e.user.ID, WorkspaceID: e.user.WorkspaceID}
+			c := &access.Caller{UserID: e.user.ID, WorkspaceID: e.user.WorkspaceID}
 			j, err := e.app.Speech.Prepare(context.Background(), c, sarah, &tts.Body{Text: "Exactly twenty chars"}, f, true)
 			if err != nil {
 				t.Error(err)

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"timbre/internal/access"
 	"timbre/internal/app"
 	"timbre/internal/config"
-	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
 
@@ -150,7 +150,7 @@ func TestChangePasswordAndNames(t *testing.T) {
 			if err := e.app.DB.SetTier(context.Background(), e.user.WorkspaceID, "enterprise"); err != nil {
 				t.Fatal(err)
 			}
-			ed := e.addMember("editor@example.com", httpx.RoleEditor)
+			ed := e.addMember("editor@example.com", access.RoleEditor)
 			et, ec := e.openSession(ed.user, e.user.WorkspaceID)
 			expect(t, e.do("PATCH", "/api/workspace", "", map[string]any{"name": "mine now"}, "Cookie", "xi_website_session="+et, "X-CSRF-Token", ec), 403)
 			if e.workspace().Name != "Ada's studio" {

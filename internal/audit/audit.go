@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -37,7 +38,7 @@ type Writer interface {
 func Record(ctx context.Context, db Writer, r *http.Request, actorUserID, actorEmail string, ev Event) {
 	e := store.AuditEntry{WorkspaceID: ev.WorkspaceID, ClassName: ev.Class, Activity: ev.Activity, Target: ev.Target,
 		ActorUserID: actorUserID, ActorEmail: actorEmail}
-	if c := httpx.CallerFrom(ctx); c != nil {
+	if c := access.CallerFrom(ctx); c != nil {
 		if e.ActorUserID == "" {
 			e.ActorUserID = c.UserID
 		}
@@ -123,7 +124,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 			})
 		}
 	}
-	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	ws := access.CallerFrom(r.Context()).WorkspaceID
 	var entries []store.AuditEntry
 	more := false
 	var lastSeq int64

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -349,7 +350,7 @@ func (s *Service) GrantSupportAccess(ctx context.Context, c Client, userID, code
 // password, a session opened within the last 10 minutes, or a mailed code verified within the
 // last 10). Workspaces only they belong to go with it (history, voices, blobs); in shared ones
 // their data is anonymised and ownership passes on.
-func (s *Service) DeleteAccount(ctx context.Context, c Client, caller *httpx.Caller, proof SensitiveProof) (*store.DeletedAccount, error) {
+func (s *Service) DeleteAccount(ctx context.Context, c Client, caller *access.Caller, proof SensitiveProof) (*store.DeletedAccount, error) {
 	u, err := s.DB.UserByID(ctx, caller.UserID)
 	if err != nil {
 		return nil, err

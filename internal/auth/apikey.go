@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/apikey"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -28,14 +29,14 @@ func (s *Service) CreateAPIKey(ctx context.Context, userID, workspaceID, name st
 // CreateUserKey makes a key for the caller with the name, permissions, character limit and
 // self-disable setting of nk (see apikey.DecodeNewKey); a key-authenticated caller cannot give
 // the new key permissions it lacks.
-func (s *Service) CreateUserKey(ctx context.Context, c *httpx.Caller, nk apikey.NewKey) (*store.APIKey, string, error) {
+func (s *Service) CreateUserKey(ctx context.Context, c *access.Caller, nk apikey.NewKey) (*store.APIKey, string, error) {
 	nk.WorkspaceID, nk.UserID, nk.ServiceAccount = c.WorkspaceID, c.UserID, false
 	return apikey.Create(ctx, s.DB, c, nk, s.now())
 }
 
 // Authenticate resolves the request's caller from an API key or the session cookie (nil, nil
 // when the request carries neither).
-func (s *Service) Authenticate(r *http.Request) (*httpx.Caller, error) {
+func (s *Service) Authenticate(r *http.Request) (*access.Caller, error) {
 	if key := requestKey(r); key != "" {
 		return s.authenticateKey(r.Context(), key)
 	}
@@ -55,7 +56,7 @@ func requestKey(r *http.Request) string {
 	return strings.TrimSpace(key)
 }
 
-func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Caller, error) {
+func (s *Service) authenticateKey(ctx context.Context, key string) (*access.Caller, error) {
 	k, err := s.DB.APIKeyBySecret(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, httpx.ErrUnauthorized
@@ -63,7 +64,7 @@ func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Calle
 	if err != nil {
 		return nil, err
 	}
-	access, err := s.DB.Access(ctx, k.WorkspaceID, k.UserID)
+	member, err := s.DB.Access(ctx, k.WorkspaceID, k.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, httpx.ErrUnauthorized // the key's user left the workspace
 	}
@@ -78,16 +79,16 @@ func (s *Service) authenticateKey(ctx context.Context, key string) (*httpx.Calle
 		// just now) would not be updated, so skip the write statement.
 		_ = s.DB.TouchAPIKey(ctx, k.ID, now)
 	}
-	c := &httpx.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, APIKeyID: k.ID, Permissions: apikey.CallerPermissions(k)}
-	applyAccess(c, access)
+	c := &access.Caller{UserID: k.UserID, WorkspaceID: k.WorkspaceID, APIKeyID: k.ID, Permissions: apikey.CallerPermissions(k)}
+	applyAccess(c, member)
 	return c, nil
 }
 
 // applyAccess gives a caller what membership gives them: the role, and the features and admin
 // duties of their groups. Admins are never restricted by groups.
-func applyAccess(c *httpx.Caller, a *store.MemberAccess) {
+func applyAccess(c *access.Caller, a *store.MemberAccess) {
 	c.Role = a.Role
-	if a.Role == httpx.RoleAdmin {
+	if a.Role == access.RoleAdmin {
 		return
 	}
 	c.Features, c.Grants = apikey.GroupAccess(a.GroupPermissions)

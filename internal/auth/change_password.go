@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -59,7 +60,7 @@ func (h *Handlers) changePassword(w http.ResponseWriter, r *http.Request) error 
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	if err := h.Svc.ChangePassword(r.Context(), c.UserID, b.CurrentPassword, b.NewPassword); err != nil {
 		return err
 	}

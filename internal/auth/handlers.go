@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/apikey"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
@@ -260,7 +261,7 @@ func (h *Handlers) mailbox(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) listKeys(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	keys, err := h.Svc.DB.ListAPIKeys(r.Context(), c.WorkspaceID)
 	if err != nil {
 		return err
@@ -278,7 +279,7 @@ func (h *Handlers) createKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	k, secret, err := h.Svc.CreateUserKey(r.Context(), httpx.CallerFrom(r.Context()), nk)
+	k, secret, err := h.Svc.CreateUserKey(r.Context(), access.CallerFrom(r.Context()), nk)
 	if err != nil {
 		return err
 	}
@@ -293,7 +294,7 @@ func (h *Handlers) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	if id == "" {
 		return errs.Field("query", "key_id", "missing", "Field required.")
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	notFound := errs.Errorf(errs.NotFound, "api_key_not_found", "No API key with that id in this workspace.")
 	k, err := h.Svc.DB.APIKeyByID(r.Context(), c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && k.ServiceAccount) {
@@ -302,7 +303,7 @@ func (h *Handlers) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if k.UserID != c.UserID && c.Role != httpx.RoleAdmin {
+	if k.UserID != c.UserID && c.Role != access.RoleAdmin {
 		return httpx.ErrForbiddenRole // editors delete only their own keys
 	}
 	if err := h.Svc.DB.DeleteAPIKey(r.Context(), c.WorkspaceID, id); err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"timbre/internal/access"
 	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/errs"
@@ -32,7 +33,7 @@ func newMux(t *testing.T, db *store.DB, sender mailer.Sender) (*http.ServeMux, *
 	rt := &httpx.Router{Mux: mux, Auth: svc.Authenticate}
 	(&auth.Handlers{Svc: svc, MaxBody: maxBody}).Routes(rt)
 	rt.Authed("POST /test/authed", func(w http.ResponseWriter, r *http.Request) error {
-		c := httpx.CallerFrom(r.Context())
+		c := access.CallerFrom(r.Context())
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": c.UserID, "workspace_id": c.WorkspaceID, "via_session": c.ViaSession})
 		return nil
 	})

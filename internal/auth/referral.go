@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -70,7 +71,7 @@ func (s *Service) ReferralLink(ctx context.Context, userID string) (string, erro
 }
 
 func (h *Handlers) referralLink(w http.ResponseWriter, r *http.Request) error {
-	link, err := h.Svc.ReferralLink(r.Context(), httpx.CallerFrom(r.Context()).UserID)
+	link, err := h.Svc.ReferralLink(r.Context(), access.CallerFrom(r.Context()).UserID)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -42,7 +43,7 @@ func (h *Handlers) securityRoutes(rt *httpx.Router) {
 // sessionOnly refuses callers authenticated by an API key.
 func sessionOnly(next httpx.Handler) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if c := httpx.CallerFrom(r.Context()); c == nil || !c.ViaSession {
+		if c := access.CallerFrom(r.Context()); c == nil || !c.ViaSession {
 			return ErrSessionRequired
 		}
 		return next(w, r)
@@ -65,7 +66,7 @@ func (h *Handlers) decodeOptional(r *http.Request, dst any) error {
 }
 
 func (h *Handlers) mfaStatus(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	m, err := h.Svc.DB.UserMFA(r.Context(), c.UserID)
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ func (h *Handlers) mfaEnroll(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decodeOptional(r, &b); err != nil {
 		return err
 	}
-	e, err := h.Svc.StartTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, sessionProof(r, b.Password))
+	e, err := h.Svc.StartTOTP(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, sessionProof(r, b.Password))
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func (h *Handlers) mfaConfirm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	_, token := h.Svc.currentSession(r)
-	codes, err := h.Svc.ConfirmTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, token, strings.TrimSpace(b.Code))
+	codes, err := h.Svc.ConfirmTOTP(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, token, strings.TrimSpace(b.Code))
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (h *Handlers) mfaDisable(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	if err := h.Svc.DisableTOTP(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code), b.BackupCode, sessionProof(r, b.Password)); err != nil {
+	if err := h.Svc.DisableTOTP(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code), b.BackupCode, sessionProof(r, b.Password)); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -140,7 +141,7 @@ func (h *Handlers) backupCodes(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	codes, err := h.Svc.RegenerateBackupCodes(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code))
+	codes, err := h.Svc.RegenerateBackupCodes(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, strings.TrimSpace(b.Code))
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func (h *Handlers) removeMFA(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decodeOptional(r, &b); err != nil {
 		return err
 	}
-	if err := h.Svc.RemoveMFAWithBackupCode(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, r.PathValue("code"), sessionProof(r, b.Password)); err != nil {
+	if err := h.Svc.RemoveMFAWithBackupCode(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, r.PathValue("code"), sessionProof(r, b.Password)); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -163,7 +164,7 @@ func (h *Handlers) removeMFA(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) listSessions(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	cur, _ := h.Svc.currentSession(r)
 	list, err := h.Svc.DB.ListSessions(r.Context(), c.UserID, h.Svc.now())
 	if err != nil {
@@ -179,7 +180,7 @@ func (h *Handlers) listSessions(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) revokeSession(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	id := r.PathValue("session_id")
 	cur, _ := h.Svc.currentSession(r)
 	if err := h.Svc.DB.DeleteSessionByPublicID(r.Context(), c.UserID, id); err != nil {
@@ -197,7 +198,7 @@ func (h *Handlers) revokeSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) revokeOtherSessions(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	_, token := h.Svc.currentSession(r)
 	n, err := h.Svc.DB.DeleteUserSessions(r.Context(), c.UserID, token)
 	if err != nil {
@@ -210,7 +211,7 @@ func (h *Handlers) revokeOtherSessions(w http.ResponseWriter, r *http.Request) e
 }
 
 func (h *Handlers) signOutEverywhere(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	n, err := h.Svc.DB.DeleteUserSessions(r.Context(), c.UserID, "")
 	if err != nil {
 		return err
@@ -310,7 +311,7 @@ func (h *Handlers) sendEmailChange(w http.ResponseWriter, r *http.Request) error
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	if err := h.Svc.SendEmailChangeVerification(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, b.Email, sessionProof(r, b.Password)); err != nil {
+	if err := h.Svc.SendEmailChangeVerification(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, b.Email, sessionProof(r, b.Password)); err != nil {
 		return err
 	}
 	httpx.OK(w)
@@ -325,7 +326,7 @@ func (h *Handlers) changeEmail(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	_, token := h.Svc.currentSession(r)
-	email, err := h.Svc.ChangeEmail(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, token, q.Get("verification_code"))
+	email, err := h.Svc.ChangeEmail(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, token, q.Get("verification_code"))
 	if err != nil {
 		return err
 	}
@@ -334,7 +335,7 @@ func (h *Handlers) changeEmail(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) optOut(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	if err := h.Svc.DB.SetProductUpdates(r.Context(), c.UserID, false); err != nil {
 		return err
 	}
@@ -350,7 +351,7 @@ func (h *Handlers) verifySignInRequest(w http.ResponseWriter, r *http.Request) e
 	if err := httpx.DecodeJSON(r, h.MaxBody, &b); err != nil {
 		return err
 	}
-	g, err := h.Svc.GrantSupportAccess(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, b.Code)
+	g, err := h.Svc.GrantSupportAccess(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, b.Code)
 	if err != nil {
 		return err
 	}
@@ -365,7 +366,7 @@ func (h *Handlers) deleteUser(w http.ResponseWriter, r *http.Request) error {
 	if err := h.decodeOptional(r, &b); err != nil {
 		return err
 	}
-	del, err := h.Svc.DeleteAccount(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()), sessionProof(r, b.Password))
+	del, err := h.Svc.DeleteAccount(r.Context(), ClientOf(r), access.CallerFrom(r.Context()), sessionProof(r, b.Password))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pquerna/otp/totp"
 
+	"timbre/internal/access"
 	"timbre/internal/auth"
 	"timbre/internal/httpx"
 	"timbre/internal/secret"
@@ -59,7 +60,7 @@ func newSecEnv(t *testing.T, db *store.DB) *secEnv {
 	rt := &httpx.Router{Mux: mux, Auth: svc.Authenticate}
 	(&auth.Handlers{Svc: svc, MaxBody: maxBody}).Routes(rt)
 	rt.Authed("POST /test/authed", func(w http.ResponseWriter, r *http.Request) error {
-		c := httpx.CallerFrom(r.Context())
+		c := access.CallerFrom(r.Context())
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": c.UserID, "workspace_id": c.WorkspaceID})
 		return nil
 	})

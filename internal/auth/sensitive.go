@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
@@ -175,7 +176,7 @@ func (h *Handlers) verifySensitiveActionCode(w http.ResponseWriter, r *http.Requ
 		return err
 	}
 	_, token := h.Svc.currentSession(r)
-	if err := h.Svc.VerifySensitiveActionCode(r.Context(), ClientOf(r), httpx.CallerFrom(r.Context()).UserID, token, b.Code); err != nil {
+	if err := h.Svc.VerifySensitiveActionCode(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, token, b.Code); err != nil {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "message": MsgSensitiveActionVerified})

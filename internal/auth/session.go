@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -45,7 +46,7 @@ var mfaEnrollmentRoutes = map[string]bool{
 // unexpired and not idle past its workspace's session_inactivity_timeout; writes need the CSRF
 // token; a workspace requiring MFA admits a user without it to the enrolment routes only. A
 // used session's last-seen time moves forward at most every 5 minutes (spec §9's refresh).
-func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
+func (s *Service) authenticateSession(r *http.Request) (*access.Caller, error) {
 	ctx := r.Context()
 	c, err := r.Cookie(SessionCookie)
 	if err != nil || c.Value == "" {
@@ -72,7 +73,7 @@ func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
 			return nil, httpx.ErrCSRF
 		}
 	}
-	access, err := s.DB.Access(ctx, st.WorkspaceID, st.UserID)
+	member, err := s.DB.Access(ctx, st.WorkspaceID, st.UserID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil // no longer a member of the session's workspace
 	}
@@ -93,8 +94,8 @@ func (s *Service) authenticateSession(r *http.Request) (*httpx.Caller, error) {
 	if err := s.DB.TouchSession(ctx, c.Value, now, touchEvery(st.InactivityTimeout)); err != nil {
 		httpx.Logger(ctx).Warn("session touch failed", "err", err)
 	}
-	caller := &httpx.Caller{UserID: st.UserID, WorkspaceID: st.WorkspaceID, ViaSession: true}
-	applyAccess(caller, access)
+	caller := &access.Caller{UserID: st.UserID, WorkspaceID: st.WorkspaceID, ViaSession: true}
+	applyAccess(caller, member)
 	return caller, nil
 }
 

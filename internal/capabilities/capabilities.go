@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/httpx"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -39,7 +40,7 @@ var Features = []Feature{
 type Handlers struct {
 	DB *store.DB
 	// Auth resolves the caller when there is one (nil, nil when anonymous).
-	Auth func(r *http.Request) (*httpx.Caller, error)
+	Auth func(r *http.Request) (*access.Caller, error)
 	Now  func() time.Time
 }
 

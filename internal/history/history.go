@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/account"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
@@ -71,12 +72,12 @@ func (h *Handlers) item(r *http.Request, need string) (*store.HistoryItem, error
 // change is forbidden.
 func (h *Handlers) access(r *http.Request, id, need string) (*store.HistoryItem, error) {
 	ctx := r.Context()
-	c := httpx.CallerFrom(ctx)
+	c := access.CallerFrom(ctx)
 	it, err := h.DB.History(ctx, c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, notFound(id)
 	}
-	if err != nil || it.UserID == c.UserID || c.Role == httpx.RoleAdmin {
+	if err != nil || it.UserID == c.UserID || c.Role == access.RoleAdmin {
 		return it, err
 	}
 	role, err := h.DB.SharedRole(ctx, c.WorkspaceID, store.ResourceHistory, id, c.UserID)
@@ -200,7 +201,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The list is personal: a member's own generations and those shared with them (admins reach
 	// other members' items by id).
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	f.VisibleTo = c.UserID
 	items, more, err := h.DB.ListHistory(r.Context(), c.WorkspaceID, f)
 	if errors.Is(err, store.ErrNotFound) {
@@ -259,7 +260,7 @@ func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("history_item_id")
-	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	ws := access.CallerFrom(r.Context()).WorkspaceID
 	if _, err := h.item(r, "editor"); err != nil {
 		return err
 	}
@@ -441,7 +442,7 @@ func (h *Handlers) feedback(w http.ResponseWriter, r *http.Request) error {
 	b.Feedback = &text
 	b.ReviewStatus = "not_reviewed"
 	data, _ := json.Marshal(b)
-	err := h.DB.SetFeedback(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, id, string(data))
+	err := h.DB.SetFeedback(r.Context(), access.CallerFrom(r.Context()).WorkspaceID, id, string(data))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return notFound(id)

@@ -13,7 +13,6 @@ import (
 	"mime"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"timbre/internal/errs"
 	"unicode/utf8"
@@ -250,66 +249,9 @@ func jsonPathAt(data []byte, bad int) []any {
 type ctxKey int
 
 const (
-	callerKey ctxKey = iota
-	loggerKey
+	loggerKey ctxKey = iota
 	requestIDKey
 )
-
-// Workspace roles (spec §6: editor rights belong to both).
-const (
-	RoleAdmin  = "admin"
-	RoleEditor = "editor"
-)
-
-// Caller is who a request acts for.
-type Caller struct {
-	UserID      string
-	WorkspaceID string
-	Role        string   // the user's role in WorkspaceID
-	APIKeyID    string   // set when authenticated by xi-api-key
-	Permissions []string // the key's permissions; nil means all (web sessions, keys made with "all")
-	ViaSession  bool     // authenticated by the web session cookie
-	// Features are the product features the member's groups allow (group permissions such as
-	// text_to_speech); nil means every feature (admins, members whose groups restrict nothing).
-	Features []string
-	// Grants are admin duties the member's groups hand to them (webhooks_manage, audit_log_read, …).
-	Grants []string
-}
-
-// HasFeature says whether the caller's groups let them use a product feature.
-func (c *Caller) HasFeature(f string) bool {
-	return c.Features == nil || slices.Contains(c.Features, f)
-}
-
-// MayAdminister says whether the caller may do an admin-only action: as an admin, or through a
-// group that grants the duty (grant "" means admins only).
-func (c *Caller) MayAdminister(grant string) bool {
-	return c.Role == RoleAdmin || (grant != "" && slices.Contains(c.Grants, grant))
-}
-
-// Can says whether the caller holds an API permission.
-func (c *Caller) Can(p string) bool {
-	if c.Permissions == nil {
-		return true
-	}
-	for _, x := range c.Permissions {
-		if x == p || x == "all" {
-			return true
-		}
-	}
-	return false
-}
-
-// WithCaller stores the caller in ctx.
-func WithCaller(ctx context.Context, c *Caller) context.Context {
-	return context.WithValue(ctx, callerKey, c)
-}
-
-// CallerFrom returns the request's caller, or nil when unauthenticated.
-func CallerFrom(ctx context.Context) *Caller {
-	c, _ := ctx.Value(callerKey).(*Caller)
-	return c
-}
 
 // WithLogger stores a request-scoped logger.
 func WithLogger(ctx context.Context, l *slog.Logger) context.Context {

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"time"
 )
@@ -14,7 +15,7 @@ import (
 type Router struct {
 	Mux *http.ServeMux
 	// Auth resolves the caller; set by the server. It returns nil, nil for an anonymous request.
-	Auth func(r *http.Request) (*Caller, error)
+	Auth func(r *http.Request) (*access.Caller, error)
 	// Wrap decorates each registered handler (metrics by route); set by the server.
 	Wrap func(pattern string, h http.Handler) http.Handler
 	// BodyTimeout is how long a route may take to receive its request body (0 = no limit); a
@@ -171,7 +172,7 @@ func (rt *Router) Authed(pattern string, h Handler, opts ...Option) {
 		if need.Feature != "" && !c.HasFeature(need.Feature) {
 			return ErrFeatureNotAllowed(need.Feature)
 		}
-		return h(w, r.WithContext(WithCaller(r.Context(), c)))
+		return h(w, r.WithContext(access.WithCaller(r.Context(), c)))
 	}), opts...)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -86,10 +87,10 @@ func (h *Handlers) characterStats(w http.ResponseWriter, r *http.Request) error 
 	if err := v.Err(); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	sq := StatsQuery{WorkspaceID: c.WorkspaceID, UserID: c.UserID, From: time.UnixMilli(start), To: time.UnixMilli(end), Interval: interval, By: by, Metric: metric}
 	if workspace {
-		if c.Role != httpx.RoleAdmin {
+		if c.Role != access.RoleAdmin {
 			return errs.Errorf(errs.Forbidden, "insufficient_permissions", "Only workspace admins can read the workspace's usage.")
 		}
 		sq.UserID = ""

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -30,7 +31,7 @@ type Domain interface{ Routes(rt *httpx.Router) }
 // Options are the server's parts.
 type Options struct {
 	DB       *store.DB
-	Auth     func(r *http.Request) (*httpx.Caller, error)
+	Auth     func(r *http.Request) (*access.Caller, error)
 	Domains  []Domain
 	WebApp   fs.FS // the built web app (index.html at its root); nil serves none
 	Registry *prometheus.Registry

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/auth"
 	"timbre/internal/errs"
@@ -73,7 +74,7 @@ func (h *Handlers) find(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	ps, err := h.Svc.DB.ListSSOProviders(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID)
+	ps, err := h.Svc.DB.ListSSOProviders(r.Context(), access.CallerFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 func (h *Handlers) providerID(r *http.Request) string { return r.PathValue("provider_id") }
 
 func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
-	p, err := h.Svc.DB.SSOProvider(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, h.providerID(r))
+	p, err := h.Svc.DB.SSOProvider(r.Context(), access.CallerFrom(r.Context()).WorkspaceID, h.providerID(r))
 	if errors.Is(err, store.ErrNotFound) {
 		return errNoSuchProvider
 	}
@@ -126,7 +127,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &in); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	p, err := h.Svc.CreateProvider(r.Context(), c.WorkspaceID, c.UserID, &in)
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 	if err := httpx.DecodeJSON(r, h.MaxBody, &in); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	p, err := h.Svc.UpdateProvider(r.Context(), c.WorkspaceID, h.providerID(r), &in)
 	if err != nil {
 		return err
@@ -154,7 +155,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	id := h.providerID(r)
 	if err := h.Svc.DeleteProvider(r.Context(), c.WorkspaceID, id); err != nil {
 		return err
@@ -186,7 +187,7 @@ func nullable(s string) any {
 }
 
 func (h *Handlers) settings(w http.ResponseWriter, r *http.Request) error {
-	ap, req, err := h.Svc.Settings(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID)
+	ap, req, err := h.Svc.Settings(r.Context(), access.CallerFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -205,7 +206,7 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 	if in.Enabled == nil && in.SSORequired == nil {
 		return errs.Field("body", "user_auto_provisioning_enabled", "missing", "Field required: true or false (or send sso_required).")
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	changed, err := h.Svc.UpdateSettings(r.Context(), c.WorkspaceID, c.UserID, in.Enabled, in.SSORequired)
 	// Audit what changed, also when a later change failed.
 	for _, ch := range changed.Changes {
@@ -244,7 +245,7 @@ func (h *Handlers) providerNames(r *http.Request, workspaceID string) (map[strin
 }
 
 func (h *Handlers) listDomains(w http.ResponseWriter, r *http.Request) error {
-	ws := httpx.CallerFrom(r.Context()).WorkspaceID
+	ws := access.CallerFrom(r.Context()).WorkspaceID
 	ds, err := h.Svc.DB.ListSSODomains(r.Context(), ws)
 	if err != nil {
 		return err
@@ -266,7 +267,7 @@ func (h *Handlers) verifyDomain(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	d, fresh, err := h.Svc.VerifyDomain(r.Context(), c.WorkspaceID, domain, c.UserID)
 	var he *errs.Error
 	if errors.As(err, &he) && he.Kind != errs.NotFound {
@@ -349,7 +350,7 @@ func (h *Handlers) finish(w http.ResponseWriter, r *http.Request, res *SignedIn,
 	auth.SetSessionCookies(w, res.Token, res.CSRF)
 	if res.Provisioned {
 		audit.Record(r.Context(), h.Svc.DB, r, res.User.ID, res.User.Email, audit.Event{WorkspaceID: res.WorkspaceID, Class: "member", Activity: "user_provisioned",
-			Target: res.User.ID, Details: map[string]any{"via": "sso", "provider_id": res.ProviderID, "role": httpx.RoleEditor}})
+			Target: res.User.ID, Details: map[string]any{"via": "sso", "provider_id": res.ProviderID, "role": access.RoleEditor}})
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, res.User.ID, res.User.Email, audit.Event{WorkspaceID: res.WorkspaceID, Class: "sso", Activity: "sign_in",
 		Target: res.User.ID, Details: map[string]any{"protocol": kind, "provider_id": res.ProviderID}})

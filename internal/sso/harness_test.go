@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/apitest"
 	"timbre/internal/auth"
 	"timbre/internal/errs"
@@ -64,7 +65,7 @@ func newEnv(t *testing.T, db *store.DB) *env {
 	(&sso.Handlers{Svc: svc, MaxBody: 1 << 20}).Routes(rt)
 	(&auth.Handlers{Svc: authSvc, MaxBody: 1 << 20}).Routes(rt) // sign-in, sign-up, reset: "SSO required"
 	rt.Authed("GET /test/whoami", func(w http.ResponseWriter, r *http.Request) error {
-		c := httpx.CallerFrom(r.Context())
+		c := access.CallerFrom(r.Context())
 		httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": c.UserID, "workspace_id": c.WorkspaceID, "role": c.Role})
 		return nil
 	})

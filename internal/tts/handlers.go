@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
 	"timbre/internal/errs"
@@ -81,7 +82,7 @@ func (h *Handlers) tts(stream, timestamps bool) httpx.Handler {
 		if err := httpx.DecodeJSON(r, h.MaxBody, &body); err != nil {
 			return err
 		}
-		c := httpx.CallerFrom(r.Context())
+		c := access.CallerFrom(r.Context())
 		job, err := h.Svc.Prepare(r.Context(), c, r.PathValue("voice_id"), &body, format, logging)
 		if err != nil {
 			return err

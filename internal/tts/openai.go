@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/audio"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -91,7 +92,7 @@ func (h *Handlers) openAISpeech(w http.ResponseWriter, r *http.Request) error {
 	}
 	format, _ := audio.ParseFormat(formatName)
 	body := &Body{Text: b.Input, ModelID: &model}
-	job, err := h.Svc.Prepare(r.Context(), httpx.CallerFrom(r.Context()), voiceID, body, format, true)
+	job, err := h.Svc.Prepare(r.Context(), access.CallerFrom(r.Context()), voiceID, body, format, true)
 	if err != nil {
 		return renameFields(err, openAIFieldNames)
 	}

@@ -12,11 +12,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/audio"
 	"timbre/internal/blob"
 	"timbre/internal/engine"
 	"timbre/internal/errs"
-	"timbre/internal/httpx"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -85,7 +85,7 @@ type Job struct {
 }
 
 // Prepare validates a request and resolves everything needed to run it; nothing is charged or stored.
-func (s *Service) Prepare(ctx context.Context, c *httpx.Caller, voiceID string, b *Body, format audio.Format, logging bool) (*Job, error) {
+func (s *Service) Prepare(ctx context.Context, c *access.Caller, voiceID string, b *Body, format audio.Format, logging bool) (*Job, error) {
 	var v errs.Validator
 	text := b.Text
 	if strings.TrimSpace(text) == "" {

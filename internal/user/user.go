@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/account"
 	"timbre/internal/httpx"
 	"timbre/internal/plan"
@@ -83,7 +84,7 @@ func billingPeriod(ws *store.Workspace) string {
 }
 
 func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	u, err := h.DB.UserByID(r.Context(), c.UserID)
 	if err != nil {
 		return err
@@ -129,7 +130,7 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) subscription(w http.ResponseWriter, r *http.Request) error {
-	ws, err := h.DB.Workspace(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID, h.now())
+	ws, err := h.DB.Workspace(r.Context(), access.CallerFrom(r.Context()).WorkspaceID, h.now())
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
@@ -125,7 +126,7 @@ type VoicePage struct {
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	voices, _, err := h.Svc.DB.ListVoices(r.Context(), c.WorkspaceID, store.VoiceFilter{})
 	if err != nil {
 		return err
@@ -176,7 +177,7 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	voices, total, err := h.Svc.DB.ListVoices(r.Context(), c.WorkspaceID, store.VoiceFilter{
 		Search: q.Get("search"), Category: category, VoiceType: voiceType, Sort: sortBy, Desc: dir == "desc",
 		Offset: offset, Limit: size, IDs: q["voice_ids"],
@@ -197,7 +198,7 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	v, err := h.Svc.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
 	if err != nil {
 		return err
@@ -211,7 +212,7 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	v, err := h.Svc.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
 	if err != nil {
 		return err
@@ -225,7 +226,7 @@ func (h *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	v, err := h.Svc.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
 	if err != nil {
 		return err
@@ -256,8 +257,8 @@ func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
 
 // checkVoiceEditor lets a workspace's own voice be changed only by workspace admins and members it
 // is shared with as editor or admin (premade voices' settings are each workspace's own).
-func (h *Handlers) checkVoiceEditor(r *http.Request, c *httpx.Caller, v *store.Voice) error {
-	if v.WorkspaceID == "" || c.Role == httpx.RoleAdmin {
+func (h *Handlers) checkVoiceEditor(r *http.Request, c *access.Caller, v *store.Voice) error {
+	if v.WorkspaceID == "" || c.Role == access.RoleAdmin {
 		return nil
 	}
 	role, err := h.Svc.DB.SharedRole(r.Context(), c.WorkspaceID, store.ResourceVoice, v.ID, c.UserID)

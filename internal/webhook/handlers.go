@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -150,7 +151,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 		}
 		withUsages = b
 	}
-	hooks, err := h.Svc.DB.ListWebhooks(r.Context(), httpx.CallerFrom(r.Context()).WorkspaceID)
+	hooks, err := h.Svc.DB.ListWebhooks(r.Context(), access.CallerFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		return err
 	}
@@ -234,7 +235,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if err := checkHeaders(st.RequestHeaders, []any{"body", "settings", "request_headers"}); err != nil {
 		return err
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	existing, err := h.Svc.DB.ListWebhooks(r.Context(), c.WorkspaceID)
 	if err != nil {
 		return err
@@ -305,7 +306,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 		ev := slices.Compact(slices.Sorted(slices.Values(*body.Events)))
 		body.Events = &ev
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	id := r.PathValue("webhook_id")
 	before, err := h.Svc.DB.Webhook(r.Context(), c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -350,7 +351,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	id := r.PathValue("webhook_id")
 	if err := h.Svc.DB.DeleteWebhook(r.Context(), c.WorkspaceID, id); errors.Is(err, store.ErrNotFound) {
 		return ErrWebhookNotFound
@@ -379,7 +380,7 @@ func (h *Handlers) deliveries(w http.ResponseWriter, r *http.Request) error {
 		}
 		cursor = n
 	}
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	id := r.PathValue("webhook_id")
 	if _, err := h.Svc.DB.Webhook(r.Context(), c.WorkspaceID, id); errors.Is(err, store.ErrNotFound) {
 		return ErrWebhookNotFound
@@ -413,7 +414,7 @@ func (h *Handlers) deliveries(w http.ResponseWriter, r *http.Request) error {
 // test queues a signed test event to one webhook (whatever it is subscribed to) and answers 202
 // with the delivery id; its attempts show up in the delivery log like any event's.
 func (h *Handlers) test(w http.ResponseWriter, r *http.Request) error {
-	c := httpx.CallerFrom(r.Context())
+	c := access.CallerFrom(r.Context())
 	wh, err := h.Svc.DB.Webhook(r.Context(), c.WorkspaceID, r.PathValue("webhook_id"))
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrWebhookNotFound

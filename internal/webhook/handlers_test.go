@@ -17,6 +17,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"timbre/internal/access"
 	"timbre/internal/apitest"
 	"timbre/internal/audit"
 	"timbre/internal/auth"
@@ -81,9 +82,9 @@ func newEnv(t *testing.T, db *store.DB, allowLoopback bool) *env {
 	q := `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (?, ?, ?)`
 	if db.Dialect == store.Postgres {
 		q = `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, $3)`
-		_, err = db.PG.Exec(ctx, q, wa.ID, ue.ID, httpx.RoleEditor)
+		_, err = db.PG.Exec(ctx, q, wa.ID, ue.ID, access.RoleEditor)
 	} else {
-		_, err = db.SQLiteDB.ExecContext(ctx, q, wa.ID, ue.ID, httpx.RoleEditor)
+		_, err = db.SQLiteDB.ExecContext(ctx, q, wa.ID, ue.ID, access.RoleEditor)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -3,9 +3,9 @@ package workspace
 import (
 	"slices"
 
+	"timbre/internal/access"
 	"timbre/internal/apikey"
 	"timbre/internal/errs"
-	"timbre/internal/httpx"
 	"timbre/internal/store"
 )
 
@@ -20,8 +20,8 @@ func errBeyondDuty(msg string) error {
 
 // mayGrantGroup says whether the caller may put someone into (or take someone out of) group g:
 // admins always; a delegate only for groups whose duties they hold and whose features they have.
-func mayGrantGroup(c *httpx.Caller, g *store.Group) bool {
-	if c.Role == httpx.RoleAdmin {
+func mayGrantGroup(c *access.Caller, g *store.Group) bool {
+	if c.Role == access.RoleAdmin {
 		return true
 	}
 	features, duties := apikey.GroupAccess(g.Permissions)
@@ -41,14 +41,14 @@ func mayGrantGroup(c *httpx.Caller, g *store.Group) bool {
 // checkGroupChange guards a delegate's change of group membership: not their own (leaving a
 // restricting group would lift their restrictions), only groups within their access, and a
 // removal only by a delegate whom no group restricts (removal can lift another's restrictions).
-func checkGroupChange(c *httpx.Caller, g *store.Group, m *store.Member, removing bool) error {
-	if c.Role == httpx.RoleAdmin {
+func checkGroupChange(c *access.Caller, g *store.Group, m *store.Member, removing bool) error {
+	if c.Role == access.RoleAdmin {
 		return nil
 	}
 	switch {
 	case m.UserID == c.UserID:
 		return errBeyondDuty("Only a workspace admin can change your own groups.")
-	case m.Role == httpx.RoleAdmin:
+	case m.Role == access.RoleAdmin:
 		return errBeyondDuty("Only a workspace admin can change an admin's groups.")
 	case !mayGrantGroup(c, g):
 		return errBeyondDuty("The group '" + g.Name + "' gives permissions you don't have; only a workspace admin can change its members.")
@@ -59,11 +59,11 @@ func checkGroupChange(c *httpx.Caller, g *store.Group, m *store.Member, removing
 }
 
 // checkInvite guards a delegate's invitation: editors only, and only into groups within their access.
-func checkInvite(c *httpx.Caller, role string, groups []store.Group) error {
-	if c.Role == httpx.RoleAdmin {
+func checkInvite(c *access.Caller, role string, groups []store.Group) error {
+	if c.Role == access.RoleAdmin {
 		return nil
 	}
-	if role == httpx.RoleAdmin {
+	if role == access.RoleAdmin {
 		return errBeyondDuty("Only a workspace admin can invite admins.")
 	}
 	limits := false // whether the invitee's groups will limit their features
@@ -82,14 +82,14 @@ func checkInvite(c *httpx.Caller, role string, groups []store.Group) error {
 }
 
 // checkRemoval guards a delegate's removal of a member: never an admin, never themselves.
-func checkRemoval(c *httpx.Caller, m *store.Member) error {
-	if c.Role == httpx.RoleAdmin {
+func checkRemoval(c *access.Caller, m *store.Member) error {
+	if c.Role == access.RoleAdmin {
 		return nil
 	}
 	if m.UserID == c.UserID {
 		return errBeyondDuty("To leave the workspace, ask a workspace admin.")
 	}
-	if m.Role == httpx.RoleAdmin {
+	if m.Role == access.RoleAdmin {
 		return errBeyondDuty("Only a workspace admin can remove an admin.")
 	}
 	return nil

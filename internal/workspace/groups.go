@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -87,7 +88,7 @@ func (s *Service) DeleteGroup(ctx context.Context, workspaceID, id string) error
 
 // groupMember resolves a group and a member (by email), both of the caller's workspace, and
 // keeps a delegate within their own access (checkGroupChange).
-func (s *Service) groupMember(ctx context.Context, c *httpx.Caller, groupID, email string, removing bool) (*store.Group, *store.Member, error) {
+func (s *Service) groupMember(ctx context.Context, c *access.Caller, groupID, email string, removing bool) (*store.Group, *store.Member, error) {
 	g, err := s.DB.GroupByID(ctx, c.WorkspaceID, groupID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, groupNotFound(groupID)
@@ -109,7 +110,7 @@ func (s *Service) groupMember(ctx context.Context, c *httpx.Caller, groupID, ema
 }
 
 // AddGroupMember puts the member with the email into a group of the caller's workspace.
-func (s *Service) AddGroupMember(ctx context.Context, c *httpx.Caller, groupID, email string) (*store.Group, *store.Member, error) {
+func (s *Service) AddGroupMember(ctx context.Context, c *access.Caller, groupID, email string) (*store.Group, *store.Member, error) {
 	g, m, err := s.groupMember(ctx, c, groupID, email, false)
 	if err != nil {
 		return nil, nil, err
@@ -125,7 +126,7 @@ func (s *Service) AddGroupMember(ctx context.Context, c *httpx.Caller, groupID, 
 }
 
 // RemoveGroupMember takes the member with the email out of a group of the caller's workspace.
-func (s *Service) RemoveGroupMember(ctx context.Context, c *httpx.Caller, groupID, email string) (*store.Group, *store.Member, error) {
+func (s *Service) RemoveGroupMember(ctx context.Context, c *access.Caller, groupID, email string) (*store.Group, *store.Member, error) {
 	g, m, err := s.groupMember(ctx, c, groupID, email, true)
 	if err != nil {
 		return nil, nil, err

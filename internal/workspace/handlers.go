@@ -5,6 +5,7 @@ import (
 	"net/mail"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -75,7 +76,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("PUT /v1/workspace/update-workspace", h.updateWorkspace, perm("workspace_write"))
 }
 
-func caller(r *http.Request) *httpx.Caller { return httpx.CallerFrom(r.Context()) }
+func caller(r *http.Request) *access.Caller { return access.CallerFrom(r.Context()) }
 
 // record writes an audit event for the request's caller.
 func (h *Handlers) record(r *http.Request, ev audit.Event) {
@@ -151,7 +152,7 @@ func (h *Handlers) switchWorkspace(w http.ResponseWriter, r *http.Request) error
 func (h *Handlers) canAccessSettings(w http.ResponseWriter, r *http.Request) error {
 	// Admins, and editors to whom a group delegates a workspace duty (members, webhooks, …).
 	c := caller(r)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"can_access_workspace_settings": c.Role == httpx.RoleAdmin || len(c.Grants) > 0})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"can_access_workspace_settings": c.Role == access.RoleAdmin || len(c.Grants) > 0})
 	return nil
 }
 
@@ -167,7 +168,7 @@ func (h *Handlers) access(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) isAdmin(w http.ResponseWriter, r *http.Request) error {
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"is_admin": caller(r).Role == httpx.RoleAdmin})
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{"is_admin": caller(r).Role == access.RoleAdmin})
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -34,8 +35,8 @@ func (s *Service) KnownGroups(ctx context.Context, workspaceID string, ids []str
 // nothing within the seats, and mails each a link. A delegate (not an admin) may only give what
 // they hold (checkInvite) and may not replace a pending invitation. It returns the invitations
 // created, also when mailing one of them failed (the error then says so).
-func (s *Service) CreateInvites(ctx context.Context, c *httpx.Caller, emails []string, role string, groupIDs []string) ([]store.NewInvite, error) {
-	if c.Role != httpx.RoleAdmin {
+func (s *Service) CreateInvites(ctx context.Context, c *access.Caller, emails []string, role string, groupIDs []string) ([]store.NewInvite, error) {
+	if c.Role != access.RoleAdmin {
 		var groups []store.Group
 		for _, id := range groupIDs {
 			g, err := s.DB.GroupByID(ctx, c.WorkspaceID, id)
@@ -53,7 +54,7 @@ func (s *Service) CreateInvites(ctx context.Context, c *httpx.Caller, emails []s
 	for i, e := range emails {
 		invites[i] = store.NewInvite{Code: store.RandomString(32), Invite: store.Invite{WorkspaceID: c.WorkspaceID, Email: e, Role: role,
 			GroupIDs: groupIDs, InvitedBy: c.UserID, CreatedAt: now.Unix(), ExpiresAt: now.Add(InviteTTL).Unix()},
-			KeepPending: c.Role != httpx.RoleAdmin}
+			KeepPending: c.Role != access.RoleAdmin}
 	}
 	err := s.DB.CreateInvites(ctx, c.WorkspaceID, invites, Seats, now)
 	var am *store.AlreadyMemberError
@@ -109,7 +110,7 @@ func (s *Service) PeekInvite(ctx context.Context, code string) (*store.Invite, s
 	return in, ws.Name, nil
 }
 
-func (s *Service) callerEmail(ctx context.Context, c *httpx.Caller) (string, error) {
+func (s *Service) callerEmail(ctx context.Context, c *access.Caller) (string, error) {
 	u, err := s.DB.UserByID(ctx, c.UserID)
 	if err != nil {
 		return "", err
@@ -120,7 +121,7 @@ func (s *Service) callerEmail(ctx context.Context, c *httpx.Caller) (string, err
 // AcceptInvite makes the caller a member by an invitation to their email, seats permitting;
 // with a session token the session moves to the workspace. It returns the invitation and the
 // caller's email.
-func (s *Service) AcceptInvite(ctx context.Context, c *httpx.Caller, code, sessionToken string) (*store.Invite, string, error) {
+func (s *Service) AcceptInvite(ctx context.Context, c *access.Caller, code, sessionToken string) (*store.Invite, string, error) {
 	email, err := s.callerEmail(ctx, c)
 	if err != nil {
 		return nil, "", err
@@ -148,7 +149,7 @@ func (s *Service) AcceptInvite(ctx context.Context, c *httpx.Caller, code, sessi
 
 // DeclineInvite deletes an invitation to the caller's email. It returns the invitation and the
 // caller's email.
-func (s *Service) DeclineInvite(ctx context.Context, c *httpx.Caller, code string) (*store.Invite, string, error) {
+func (s *Service) DeclineInvite(ctx context.Context, c *access.Caller, code string) (*store.Invite, string, error) {
 	email, err := s.callerEmail(ctx, c)
 	if err != nil {
 		return nil, "", err
@@ -286,7 +287,7 @@ func (h *Handlers) inviteBulk(w http.ResponseWriter, r *http.Request) error {
 // createInvites finishes the validation of both invite bodies, invites and audits.
 func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *errs.Validator, emails []string, body inviteBody) error {
 	c := caller(r)
-	role := httpx.RoleEditor
+	role := access.RoleEditor
 	if body.SeatType != nil {
 		role = seatField(v, "seat_type", body.SeatType)
 	} else if body.WorkspacePermission != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -26,7 +27,7 @@ func memberIDNotFound(id string) error {
 
 // UpdateMember changes the role (when role is not "") and the lock of the member with the email
 // in the caller's workspace; the owner cannot be changed. It returns the member as it was.
-func (s *Service) UpdateMember(ctx context.Context, c *httpx.Caller, email, role string, locked *bool) (*store.Member, error) {
+func (s *Service) UpdateMember(ctx context.Context, c *access.Caller, email, role string, locked *bool) (*store.Member, error) {
 	m, err := s.DB.MemberByEmail(ctx, c.WorkspaceID, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, memberNotFound(email)
@@ -53,8 +54,8 @@ func (s *Service) UpdateMember(ctx context.Context, c *httpx.Caller, email, role
 
 // RemoveMember takes a user out of the caller's workspace; a delegate (not an admin) may only
 // remove members within their own access (checkRemoval), and nobody the owner.
-func (s *Service) RemoveMember(ctx context.Context, c *httpx.Caller, userID string) error {
-	if c.Role != httpx.RoleAdmin {
+func (s *Service) RemoveMember(ctx context.Context, c *access.Caller, userID string) error {
+	if c.Role != access.RoleAdmin {
 		m, err := s.DB.MemberByID(ctx, c.WorkspaceID, userID)
 		if errors.Is(err, store.ErrNotFound) {
 			return memberIDNotFound(userID)

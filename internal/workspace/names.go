@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -72,7 +73,7 @@ func (h *Handlers) createWorkspace(w http.ResponseWriter, r *http.Request) error
 
 // CreateWorkspace makes a new free workspace owned by the caller (at most MaxOwnedWorkspaces),
 // with the caller as its admin, and moves their browser session there.
-func (s *Service) CreateWorkspace(ctx context.Context, c *httpx.Caller, sessionToken, name string) (*store.Workspace, error) {
+func (s *Service) CreateWorkspace(ctx context.Context, c *access.Caller, sessionToken, name string) (*store.Workspace, error) {
 	if !c.ViaSession {
 		return nil, errs.Errorf(errs.Invalid, "session_required", "Creating workspaces is for signed-in browsers.")
 	}

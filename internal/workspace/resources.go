@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -45,8 +46,8 @@ func (s *Service) resourceOf(ctx context.Context, workspaceID, typ, id string) (
 
 // roleOn is the caller's role on a resource: admin for workspace admins and the creator,
 // otherwise the strongest grant that reaches them. Workspace voices are visible to every member.
-func (s *Service) roleOn(ctx context.Context, c *httpx.Caller, res *store.Resource) (string, error) {
-	if c.Role == httpx.RoleAdmin || (res.CreatorUserID != "" && res.CreatorUserID == c.UserID) {
+func (s *Service) roleOn(ctx context.Context, c *access.Caller, res *store.Resource) (string, error) {
+	if c.Role == access.RoleAdmin || (res.CreatorUserID != "" && res.CreatorUserID == c.UserID) {
 		return "admin", nil
 	}
 	role, err := s.DB.SharedRole(ctx, c.WorkspaceID, res.Type, res.ID, c.UserID)
@@ -61,7 +62,7 @@ var ErrNotResourceAdmin = errs.Errorf(errs.Forbidden, "forbidden", "Only the res
 
 // checkResourceAdmin lets through only callers with admin on the resource; one they cannot see
 // at all is not found.
-func (s *Service) checkResourceAdmin(ctx context.Context, c *httpx.Caller, res *store.Resource) error {
+func (s *Service) checkResourceAdmin(ctx context.Context, c *access.Caller, res *store.Resource) error {
 	role, err := s.roleOn(ctx, c, res)
 	switch {
 	case err != nil:
@@ -76,7 +77,7 @@ func (s *Service) checkResourceAdmin(ctx context.Context, c *httpx.Caller, res *
 
 // ResourceMetadata describes who a resource of the caller's workspace is shared with and with
 // whom it could be; a resource the caller cannot see is not found.
-func (s *Service) ResourceMetadata(ctx context.Context, c *httpx.Caller, typ, id string) (*ResourceMetadata, error) {
+func (s *Service) ResourceMetadata(ctx context.Context, c *access.Caller, typ, id string) (*ResourceMetadata, error) {
 	res, err := s.resourceOf(ctx, c.WorkspaceID, typ, id)
 	if err != nil {
 		return nil, err
@@ -145,7 +146,7 @@ type Principal struct {
 }
 
 // shareTarget resolves the resource and the principal, both of the caller's workspace.
-func (s *Service) shareTarget(ctx context.Context, c *httpx.Caller, typ, id string, p Principal, role string) (*store.Resource, store.Share, error) {
+func (s *Service) shareTarget(ctx context.Context, c *access.Caller, typ, id string, p Principal, role string) (*store.Resource, store.Share, error) {
 	sh := store.Share{Role: role}
 	res, err := s.resourceOf(ctx, c.WorkspaceID, typ, id)
 	if err != nil {
@@ -191,7 +192,7 @@ func (s *Service) shareTarget(ctx context.Context, c *httpx.Caller, typ, id stri
 
 // Share grants (or changes) a role on a resource of the caller's workspace; only those with
 // admin on it may, and the creator's own admin access cannot be changed.
-func (s *Service) Share(ctx context.Context, c *httpx.Caller, typ, id string, p Principal, role string) (*store.Resource, store.Share, error) {
+func (s *Service) Share(ctx context.Context, c *access.Caller, typ, id string, p Principal, role string) (*store.Resource, store.Share, error) {
 	res, sh, err := s.shareTarget(ctx, c, typ, id, p, role)
 	if err != nil {
 		return nil, sh, err
@@ -211,7 +212,7 @@ func (s *Service) Share(ctx context.Context, c *httpx.Caller, typ, id string, p 
 
 // Unshare removes a grant on a resource of the caller's workspace; only those with admin on it
 // may, and never the creator's.
-func (s *Service) Unshare(ctx context.Context, c *httpx.Caller, typ, id string, p Principal) (*store.Resource, store.Share, error) {
+func (s *Service) Unshare(ctx context.Context, c *access.Caller, typ, id string, p Principal) (*store.Resource, store.Share, error) {
 	res, sh, err := s.shareTarget(ctx, c, typ, id, p, "")
 	if err != nil {
 		return nil, sh, err

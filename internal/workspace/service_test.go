@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
-	"timbre/internal/httpx"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
 	"timbre/internal/workspace"
@@ -30,9 +30,9 @@ func TestServiceRulesWithoutHTTP(t *testing.T) {
 		ctx := context.Background()
 		a := e.signUp("alice@a.example")
 		e.setTier(a, "scale_2024_08_10")
-		admin := &httpx.Caller{UserID: a.user.ID, WorkspaceID: a.workspaceID, Role: httpx.RoleAdmin}
+		admin := &access.Caller{UserID: a.user.ID, WorkspaceID: a.workspaceID, Role: access.RoleAdmin}
 
-		invites, err := e.svc.CreateInvites(ctx, admin, []string{"eve@a.example"}, httpx.RoleEditor, nil)
+		invites, err := e.svc.CreateInvites(ctx, admin, []string{"eve@a.example"}, access.RoleEditor, nil)
 		if err != nil || len(invites) != 1 || invites[0].Email != "eve@a.example" || invites[0].Code == "" {
 			t.Fatalf("CreateInvites = %+v, %v", invites, err)
 		}
@@ -48,32 +48,32 @@ func TestServiceRulesWithoutHTTP(t *testing.T) {
 			t.Fatalf("no invitation mail to eve among %d mails", len(mails))
 		}
 		// Inviting the same email again as a delegate may not replace the admin's invitation.
-		delegate := &httpx.Caller{UserID: a.user.ID, WorkspaceID: a.workspaceID, Role: httpx.RoleEditor, Grants: []string{"workspace_members_invite"}}
-		if _, err := e.svc.CreateInvites(ctx, delegate, []string{"eve@a.example"}, httpx.RoleEditor, nil); status(err) != "invite_pending" {
+		delegate := &access.Caller{UserID: a.user.ID, WorkspaceID: a.workspaceID, Role: access.RoleEditor, Grants: []string{"workspace_members_invite"}}
+		if _, err := e.svc.CreateInvites(ctx, delegate, []string{"eve@a.example"}, access.RoleEditor, nil); status(err) != "invite_pending" {
 			t.Fatalf("delegate re-invite: err = %v, want invite_pending", err)
 		}
 
 		eve := e.signUp("eve@a.example")
-		in, email, err := e.svc.AcceptInvite(ctx, &httpx.Caller{UserID: eve.user.ID, WorkspaceID: eve.workspaceID}, invites[0].Code, "")
+		in, email, err := e.svc.AcceptInvite(ctx, &access.Caller{UserID: eve.user.ID, WorkspaceID: eve.workspaceID}, invites[0].Code, "")
 		if err != nil || in.WorkspaceID != a.workspaceID || email != "eve@a.example" {
 			t.Fatalf("AcceptInvite = %+v, %q, %v", in, email, err)
 		}
-		if role, err := db.Role(ctx, a.workspaceID, eve.user.ID); err != nil || role != httpx.RoleEditor {
+		if role, err := db.Role(ctx, a.workspaceID, eve.user.ID); err != nil || role != access.RoleEditor {
 			t.Fatalf("eve's role = %q, %v; want editor", role, err)
 		}
-		if _, _, err := e.svc.AcceptInvite(ctx, &httpx.Caller{UserID: eve.user.ID}, invites[0].Code, ""); err != workspace.ErrInviteInvalid {
+		if _, _, err := e.svc.AcceptInvite(ctx, &access.Caller{UserID: eve.user.ID}, invites[0].Code, ""); err != workspace.ErrInviteInvalid {
 			t.Fatalf("second accept: err = %v, want ErrInviteInvalid", err)
 		}
 
 		// An editor who holds the removal duty may still not remove an admin; nobody the owner.
-		editor := &httpx.Caller{UserID: eve.user.ID, WorkspaceID: a.workspaceID, Role: httpx.RoleEditor, Grants: []string{"workspace_members_remove"}}
+		editor := &access.Caller{UserID: eve.user.ID, WorkspaceID: a.workspaceID, Role: access.RoleEditor, Grants: []string{"workspace_members_remove"}}
 		if err := e.svc.RemoveMember(ctx, editor, a.user.ID); status(err) != "beyond_delegated_access" {
 			t.Fatalf("editor removes admin: err = %v", err)
 		}
 		if err := e.svc.RemoveMember(ctx, admin, a.user.ID); err != workspace.ErrOwner {
 			t.Fatalf("admin removes owner: err = %v, want ErrOwner", err)
 		}
-		if role, err := db.Role(ctx, a.workspaceID, a.user.ID); err != nil || role != httpx.RoleAdmin {
+		if role, err := db.Role(ctx, a.workspaceID, a.user.ID); err != nil || role != access.RoleAdmin {
 			t.Fatalf("alice after refused removals = %q, %v", role, err)
 		}
 		if err := e.svc.RemoveMember(ctx, admin, eve.user.ID); err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"timbre/internal/access"
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
@@ -112,7 +113,7 @@ type SettingChange struct {
 // members must use MFA (mfa not nil). An admin must have MFA on before requiring it, or they
 // would shut themselves out of everything but enrolment. It reports the settings whose value
 // changed, also those changed before a later step failed.
-func (s *Service) UpdateSettings(ctx context.Context, c *httpx.Caller, setTimeout bool, timeout *int64, mfa *bool) ([]SettingChange, error) {
+func (s *Service) UpdateSettings(ctx context.Context, c *access.Caller, setTimeout bool, timeout *int64, mfa *bool) ([]SettingChange, error) {
 	before, err := s.DB.WorkspaceSettings(ctx, c.WorkspaceID)
 	if err != nil {
 		return nil, err

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"time"
 
+	"timbre/internal/access"
 	"timbre/internal/errs"
-	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -29,16 +29,16 @@ const (
 func RoleOfSeat(seat string) string {
 	switch seat {
 	case SeatAdmin:
-		return httpx.RoleAdmin
+		return access.RoleAdmin
 	case SeatMember:
-		return httpx.RoleEditor
+		return access.RoleEditor
 	}
 	return ""
 }
 
 // SeatOfRole maps a role to the API's seat type.
 func SeatOfRole(role string) string {
-	if role == httpx.RoleAdmin {
+	if role == access.RoleAdmin {
 		return SeatAdmin
 	}
 	return SeatMember
@@ -81,7 +81,7 @@ const OptOutUpdated = "Workspace training opt out setting successfully updated."
 
 // SwitchWorkspace moves the caller's browser session to another workspace they are an unlocked
 // member of; API keys stay in their own workspace.
-func (s *Service) SwitchWorkspace(ctx context.Context, c *httpx.Caller, sessionToken, workspaceID string) error {
+func (s *Service) SwitchWorkspace(ctx context.Context, c *access.Caller, sessionToken, workspaceID string) error {
 	if !c.ViaSession {
 		return errs.Errorf(errs.Invalid, "session_required", "Switching workspaces is for signed-in browsers; an API key always works in its own workspace.")
 	}
@@ -93,8 +93,8 @@ func (s *Service) SwitchWorkspace(ctx context.Context, c *httpx.Caller, sessionT
 }
 
 // SetTrainingOptOut changes the workspace's training opt-out; only admins may.
-func (s *Service) SetTrainingOptOut(ctx context.Context, c *httpx.Caller, optOut bool) error {
-	if c.Role != httpx.RoleAdmin {
+func (s *Service) SetTrainingOptOut(ctx context.Context, c *access.Caller, optOut bool) error {
+	if c.Role != access.RoleAdmin {
 		return ErrOptOutAdmin
 	}
 	return s.DB.SetTrainingOptOut(ctx, c.WorkspaceID, optOut, s.now())
