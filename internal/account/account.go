@@ -191,15 +191,26 @@ func checklistOf(a *store.AccountExtras) *Checklist {
 	return c
 }
 
-// UserFields are the fields GET /v1/user adds for the account extras (spec §3 User):
-// is_onboarding_completed, onboarding_survey, is_onboarding_checklist_completed,
-// onboarding_checklist, ccpa_opt_out, accepted_bipa_terms, geo_location, public_user_name.
-func (s *Service) UserFields(ctx context.Context, r *http.Request, userID string) (map[string]any, error) {
+// UserFields are the fields GET /v1/user adds for the account extras (spec §3 User).
+// onboarding_survey, geo_location and public_user_name are null when unknown.
+type UserFields struct {
+	IsOnboardingCompleted          bool            `json:"is_onboarding_completed"`
+	OnboardingSurvey               json.RawMessage `json:"onboarding_survey"`
+	IsOnboardingChecklistCompleted bool            `json:"is_onboarding_checklist_completed"`
+	OnboardingChecklist            *Checklist      `json:"onboarding_checklist"`
+	CCPAOptOut                     bool            `json:"ccpa_opt_out"`
+	AcceptedBIPATerms              bool            `json:"accepted_bipa_terms"`
+	GeoLocation                    *GeoLocation    `json:"geo_location"`
+	PublicUserName                 *string         `json:"public_user_name"`
+}
+
+// UserFields reads the user's account extras for GET /v1/user.
+func (s *Service) UserFields(ctx context.Context, r *http.Request, userID string) (*UserFields, error) {
 	a, err := s.DB.AccountExtras(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	var survey any
+	var survey json.RawMessage
 	if a.OnboardingSurvey != "" {
 		survey = json.RawMessage(a.OnboardingSurvey)
 	}
@@ -207,18 +218,18 @@ func (s *Service) UserFields(ctx context.Context, r *http.Request, userID string
 	if s.TrustGeoHeaders && r != nil {
 		geo = Geo(r)
 	}
-	var publicName any
+	var publicName *string
 	if a.PublicUserName != "" {
-		publicName = a.PublicUserName
+		publicName = &a.PublicUserName
 	}
-	return map[string]any{
-		"is_onboarding_completed":           a.IsOnboardingCompleted,
-		"onboarding_survey":                 survey,
-		"is_onboarding_checklist_completed": a.IsOnboardingChecklistCompleted,
-		"onboarding_checklist":              checklistOf(a),
-		"ccpa_opt_out":                      a.CCPAOptOut,
-		"accepted_bipa_terms":               a.AcceptedBIPATerms,
-		"geo_location":                      geo,
-		"public_user_name":                  publicName,
+	return &UserFields{
+		IsOnboardingCompleted:          a.IsOnboardingCompleted,
+		OnboardingSurvey:               survey,
+		IsOnboardingChecklistCompleted: a.IsOnboardingChecklistCompleted,
+		OnboardingChecklist:            checklistOf(a),
+		CCPAOptOut:                     a.CCPAOptOut,
+		AcceptedBIPATerms:              a.AcceptedBIPATerms,
+		GeoLocation:                    geo,
+		PublicUserName:                 publicName,
 	}, nil
 }

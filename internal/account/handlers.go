@@ -115,7 +115,7 @@ func (h *Handlers) surveyComplete(w http.ResponseWriter, r *http.Request) error 
 	if err := h.Svc.DB.CompleteOnboardingSurvey(r.Context(), caller(r).UserID, b.FirstName, string(data)); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"is_onboarding_completed": true})
+	httpx.WriteJSON(w, http.StatusOK, onboardingCompleted{IsOnboardingCompleted: true})
 	return nil
 }
 
@@ -123,19 +123,26 @@ func (h *Handlers) surveyComplete(w http.ResponseWriter, r *http.Request) error 
 
 var errNoChecklist = errs.Errorf(errs.Conflict, "onboarding_checklist_not_initiated", "The onboarding checklist has not been started.")
 
-// checklistState answers with the checklist as GET /v1/user shows it, plus extra fields.
-func (h *Handlers) checklistState(w http.ResponseWriter, r *http.Request, extra map[string]any) error {
+// checklistResponse is the checklist as GET /v1/user shows it; item_id and newly_completed
+// are there only in the answer to completing an item.
+type checklistResponse struct {
+	OnboardingChecklist            *Checklist `json:"onboarding_checklist"`
+	IsOnboardingChecklistCompleted bool       `json:"is_onboarding_checklist_completed"`
+	ItemID                         string     `json:"item_id,omitempty"`
+	NewlyCompleted                 *bool      `json:"newly_completed,omitempty"`
+}
+
+// checklistState answers with the checklist; item, if given, fills item_id and newly_completed.
+func (h *Handlers) checklistState(w http.ResponseWriter, r *http.Request, item *checklistResponse) error {
 	a, err := h.Svc.DB.AccountExtras(r.Context(), caller(r).UserID)
 	if err != nil {
 		return err
 	}
-	out := map[string]any{
-		"onboarding_checklist":              checklistOf(a),
-		"is_onboarding_checklist_completed": a.IsOnboardingChecklistCompleted,
+	out := checklistResponse{}
+	if item != nil {
+		out = *item
 	}
-	for k, v := range extra {
-		out[k] = v
-	}
+	out.OnboardingChecklist, out.IsOnboardingChecklistCompleted = checklistOf(a), a.IsOnboardingChecklistCompleted
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
@@ -168,7 +175,7 @@ func (h *Handlers) checklistUpdate(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return h.checklistState(w, r, map[string]any{"item_id": *b.ItemID, "newly_completed": fresh})
+	return h.checklistState(w, r, &checklistResponse{ItemID: *b.ItemID, NewlyCompleted: &fresh})
 }
 
 func (h *Handlers) checklistHide(w http.ResponseWriter, r *http.Request) error {
@@ -191,16 +198,57 @@ func (h *Handlers) checklistMarkComplete(w http.ResponseWriter, r *http.Request)
 
 // ---- notifications -------------------------------------------------------------------------
 
-func renderMessage(m store.Message) map[string]any {
-	return map[string]any{
-		"message_id":          m.ID,
-		"severity":            m.Severity,
-		"title":               m.Title,
-		"description":         m.Description,
-		"needs_attention":     m.NeedsAttention,
-		"create_date_unix_ms": m.CreatedAtMs,
-		"has_been_read":       m.ReadAtMs != nil,
-	}
+// message is a notification in the user's inbox.
+type message struct {
+	MessageID        string `json:"message_id"`
+	Severity         string `json:"severity"`
+	Title            string `json:"title"`
+	Description      string `json:"description"`
+	NeedsAttention   bool   `json:"needs_attention"`
+	CreateDateUnixMs int64  `json:"create_date_unix_ms"`
+	HasBeenRead      bool   `json:"has_been_read"`
+}
+
+type messageList struct {
+	Messages    []message `json:"messages"`
+	UnreadCount int       `json:"unread_count"`
+}
+
+// messageEvent is spec §3's message event (message_id, event).
+type messageEvent struct {
+	MessageID string `json:"message_id"`
+	Event     string `json:"event"`
+}
+
+type messagesMarkedRead struct {
+	Status     string `json:"status"`
+	MarkedRead int64  `json:"marked_read"`
+}
+
+type onboardingCompleted struct {
+	IsOnboardingCompleted bool `json:"is_onboarding_completed"` // always true
+}
+
+type ccpaOptOutResponse struct {
+	CCPAOptOut bool `json:"ccpa_opt_out"`
+}
+
+type bipaAccepted struct {
+	AcceptedBIPATerms bool `json:"accepted_bipa_terms"` // always true
+}
+
+type alphaAccess struct {
+	HasAlphaAccess       bool `json:"has_alpha_access"`
+	AlphaAccessRequested bool `json:"alpha_access_requested"`
+}
+
+type publicUserNameResponse struct {
+	PublicUserName string `json:"public_user_name"`
+}
+
+func renderMessage(m store.Message) message {
+	return message{MessageID: m.ID, Severity: m.Severity, Title: m.Title, Description: m.Description,
+		NeedsAttention: m.NeedsAttention, CreateDateUnixMs: m.CreatedAtMs, HasBeenRead: m.ReadAtMs != nil}
 }
 
 func (h *Handlers) listMessages(w http.ResponseWriter, r *http.Request) error {
@@ -225,11 +273,11 @@ func (h *Handlers) listMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, len(ms))
+	out := make([]message, len(ms))
 	for i, m := range ms {
 		out[i] = renderMessage(m)
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"messages": out, "unread_count": unread})
+	httpx.WriteJSON(w, http.StatusOK, messageList{Messages: out, UnreadCount: unread})
 	return nil
 }
 
@@ -243,7 +291,7 @@ func (h *Handlers) readMessage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// The message event (spec §3: message_id, event).
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"message_id": id, "event": "read"})
+	httpx.WriteJSON(w, http.StatusOK, messageEvent{MessageID: id, Event: "read"})
 	return nil
 }
 
@@ -252,7 +300,7 @@ func (h *Handlers) readAll(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "marked_read": n})
+	httpx.WriteJSON(w, http.StatusOK, messagesMarkedRead{Status: "ok", MarkedRead: n})
 	return nil
 }
 
@@ -274,7 +322,7 @@ func (h *Handlers) ccpaOptOut(w http.ResponseWriter, r *http.Request) error {
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "account", Activity: "ccpa_opt_out", Target: c.UserID,
 		Details: map[string]any{"ccpa_opt_out": *b.CCPAOptOut}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"ccpa_opt_out": *b.CCPAOptOut})
+	httpx.WriteJSON(w, http.StatusOK, ccpaOptOutResponse{CCPAOptOut: *b.CCPAOptOut})
 	return nil
 }
 
@@ -284,7 +332,7 @@ func (h *Handlers) acceptBIPA(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "account", Activity: "accept_bipa_terms", Target: c.UserID})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"accepted_bipa_terms": true})
+	httpx.WriteJSON(w, http.StatusOK, bipaAccepted{AcceptedBIPATerms: true})
 	return nil
 }
 
@@ -295,7 +343,7 @@ func (h *Handlers) alphaState(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"has_alpha_access": a.HasAlphaAccess, "alpha_access_requested": a.AlphaRequestedAt != nil})
+	httpx.WriteJSON(w, http.StatusOK, alphaAccess{HasAlphaAccess: a.HasAlphaAccess, AlphaAccessRequested: a.AlphaRequestedAt != nil})
 	return nil
 }
 
@@ -342,6 +390,6 @@ func (h *Handlers) updatePublicUserName(w http.ResponseWriter, r *http.Request) 
 	if err := h.Svc.DB.SetPublicUserName(r.Context(), caller(r).UserID, name); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"public_user_name": name})
+	httpx.WriteJSON(w, http.StatusOK, publicUserNameResponse{PublicUserName: name})
 	return nil
 }

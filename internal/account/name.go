@@ -8,6 +8,10 @@ import (
 	"timbre/internal/httpx"
 )
 
+type firstNameResponse struct {
+	FirstName string `json:"first_name"`
+}
+
 // updateName is PATCH /api/account {first_name}: the name the app greets the user by.
 func (h *Handlers) updateName(w http.ResponseWriter, r *http.Request) error {
 	var b struct {
@@ -28,6 +32,6 @@ func (h *Handlers) updateName(w http.ResponseWriter, r *http.Request) error {
 	if err := h.Svc.DB.SetFirstName(r.Context(), caller(r).UserID, name); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"first_name": name})
+	httpx.WriteJSON(w, http.StatusOK, firstNameResponse{FirstName: name})
 	return nil
 }

@@ -185,29 +185,70 @@ func changes(u store.APIKeyUpdate) map[string]any {
 	return d
 }
 
-// KeyJSON is a key in the reference's WorkspaceApiKeyResponseModel shape (plus Timbre's
-// key_preview and last_used_unix). permissions is null for a key with "all". Users' keys (Timbre's
-// own routes) leave out service_account_user_id and hashed_xi_api_key.
-func KeyJSON(k *store.APIKey) map[string]any {
-	var perms any
+// Key is a key in the reference's WorkspaceApiKeyResponseModel shape (plus Timbre's key_preview
+// and last_used_unix). permissions is null for a key with "all". Users' keys (Timbre's own
+// routes) leave out service_account_user_id and hashed_xi_api_key.
+type Key struct {
+	Name                     string   `json:"name"`
+	Hint                     string   `json:"hint"`
+	KeyID                    string   `json:"key_id"`
+	CreatedAtUnix            int64    `json:"created_at_unix"`
+	IsDisabled               bool     `json:"is_disabled"`
+	Permissions              []string `json:"permissions"`
+	DisableReason            *string  `json:"disable_reason"`
+	CharacterLimit           *int64   `json:"character_limit"`
+	CharacterCount           int64    `json:"character_count"`
+	AllowedIPs               []string `json:"allowed_ips"` // always null: IP allow-lists are not kept
+	ThirdPartyDisableAllowed *bool    `json:"third_party_disable_allowed"`
+	KeyPreview               string   `json:"key_preview"`
+	LastUsedUnix             *int64   `json:"last_used_unix"`
+	ServiceAccountUserID     string   `json:"service_account_user_id,omitempty"`
+	HashedXIAPIKey           string   `json:"hashed_xi_api_key,omitempty"` // required by the reference's model
+}
+
+// KeyJSON renders k for the API.
+func KeyJSON(k *store.APIKey) Key {
+	out := Key{Name: k.Name, Hint: k.Preview, KeyID: k.ID, CreatedAtUnix: k.CreatedAt, IsDisabled: k.IsDisabled,
+		CharacterLimit: k.CharacterLimit, CharacterCount: k.CharacterCount,
+		ThirdPartyDisableAllowed: k.ThirdPartyDisableAllowed, KeyPreview: k.Preview, LastUsedUnix: k.LastUsed}
 	if !k.AllPermissions() {
-		perms = k.Permissions
+		out.Permissions = k.Permissions
 	}
-	var reason any
 	if k.IsDisabled && k.DisableReason != "" {
-		reason = k.DisableReason
-	}
-	m := map[string]any{
-		"name": k.Name, "hint": k.Preview, "key_id": k.ID, "created_at_unix": k.CreatedAt, "is_disabled": k.IsDisabled,
-		"permissions": perms, "disable_reason": reason, "character_limit": k.CharacterLimit, "character_count": k.CharacterCount,
-		"allowed_ips": nil, "third_party_disable_allowed": k.ThirdPartyDisableAllowed,
-		"key_preview": k.Preview, "last_used_unix": k.LastUsed,
+		out.DisableReason = &k.DisableReason
 	}
 	if k.ServiceAccount {
-		m["service_account_user_id"] = k.UserID
-		m["hashed_xi_api_key"] = k.KeyHash // required by the reference's model
+		out.ServiceAccountUserID, out.HashedXIAPIKey = k.UserID, k.KeyHash
 	}
-	return m
+	return out
+}
+
+// serviceAccountResponse is a service account with its keys, as GET /v1/service-accounts lists it.
+type serviceAccountResponse struct {
+	ServiceAccountUserID string `json:"service_account_user_id"`
+	Name                 string `json:"name"`
+	CreatedAtUnix        int64  `json:"created_at_unix"`
+	APIKeys              []Key  `json:"api-keys"`
+	DefaultSharingGroups []any  `json:"default_sharing_groups"` // always empty: not supported yet
+	Role                 string `json:"role"`
+}
+
+type serviceAccountList struct {
+	ServiceAccounts []serviceAccountResponse `json:"service-accounts"`
+}
+
+type serviceAccountCreated struct {
+	ServiceAccountUserID string `json:"service-account-user-id"`
+}
+
+type keyList struct {
+	APIKeys []Key `json:"api-keys"`
+}
+
+// keyCreated shows the new key's secret this once.
+type keyCreated struct {
+	XIAPIKey string `json:"xi-api-key"`
+	KeyID    string `json:"key_id"`
 }
 
 var (
@@ -287,20 +328,20 @@ func (h *Handlers) listServiceAccounts(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	byOwner := map[string][]map[string]any{}
+	byOwner := map[string][]Key{}
 	for i := range keys {
 		byOwner[keys[i].UserID] = append(byOwner[keys[i].UserID], KeyJSON(&keys[i]))
 	}
-	out := make([]map[string]any, 0, len(sas))
+	out := make([]serviceAccountResponse, 0, len(sas))
 	for _, sa := range sas {
 		ks := byOwner[sa.UserID]
 		if ks == nil {
-			ks = []map[string]any{}
+			ks = []Key{}
 		}
-		out = append(out, map[string]any{"service_account_user_id": sa.UserID, "name": sa.Name, "created_at_unix": sa.CreatedAt,
-			"api-keys": ks, "default_sharing_groups": []any{}, "role": sa.Role})
+		out = append(out, serviceAccountResponse{ServiceAccountUserID: sa.UserID, Name: sa.Name, CreatedAtUnix: sa.CreatedAt,
+			APIKeys: ks, DefaultSharingGroups: []any{}, Role: sa.Role})
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"service-accounts": out})
+	httpx.WriteJSON(w, http.StatusOK, serviceAccountList{ServiceAccounts: out})
 	return nil
 }
 
@@ -338,7 +379,7 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	h.record(r, "service_account", "create", sa.UserID, map[string]any{"name": sa.Name, "role": sa.Role})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"service-account-user-id": sa.UserID})
+	httpx.WriteJSON(w, http.StatusOK, serviceAccountCreated{ServiceAccountUserID: sa.UserID})
 	return nil
 }
 
@@ -367,11 +408,11 @@ func (h *Handlers) listServiceAccountKeys(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(keys))
+	out := make([]Key, 0, len(keys))
 	for i := range keys {
 		out = append(out, KeyJSON(&keys[i]))
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"api-keys": out})
+	httpx.WriteJSON(w, http.StatusOK, keyList{APIKeys: out})
 	return nil
 }
 
@@ -391,7 +432,7 @@ func (h *Handlers) createServiceAccountKey(w http.ResponseWriter, r *http.Reques
 	}
 	h.record(r, "api_key", "create", k.ID, map[string]any{"name": k.Name, "service_account_user_id": sa.UserID,
 		"permissions": k.Permissions, "character_limit": k.CharacterLimit})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"xi-api-key": secret, "key_id": k.ID})
+	httpx.WriteJSON(w, http.StatusOK, keyCreated{XIAPIKey: secret, KeyID: k.ID})
 	return nil
 }
 

@@ -52,6 +52,11 @@ func renameField(err error, from, to string) error {
 	return err
 }
 
+type passwordChanged struct {
+	Status    string `json:"status"`
+	SignedOut bool   `json:"signed_out"` // always true: the caller's session cookies are cleared
+}
+
 func (h *Handlers) changePassword(w http.ResponseWriter, r *http.Request) error {
 	var b struct {
 		CurrentPassword string `json:"current_password"`
@@ -66,6 +71,6 @@ func (h *Handlers) changePassword(w http.ResponseWriter, r *http.Request) error 
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, c.UserID, "", audit.Event{WorkspaceID: c.WorkspaceID, Class: "user", Activity: "change_password", Target: c.UserID})
 	ClearSessionCookies(w)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "signed_out": true})
+	httpx.WriteJSON(w, http.StatusOK, passwordChanged{Status: "ok", SignedOut: true})
 	return nil
 }

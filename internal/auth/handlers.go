@@ -44,6 +44,77 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	h.securityRoutes(rt)
 }
 
+// signedUp answers a sign-up.
+type signedUp struct {
+	UserID string `json:"user_id"`
+	Email  string `json:"email"`
+}
+
+// signedIn is the user a new session belongs to.
+type signedIn struct {
+	UserID      string `json:"user_id"`
+	Email       string `json:"email"`
+	WorkspaceID string `json:"workspace_id"`
+	RedirectTo  string `json:"redirect_to"`
+}
+
+// signInResponse answers a sign-in that made a session.
+type signInResponse struct {
+	signedIn
+	MFARequired           bool `json:"mfa_required"` // always false: see mfaChallenge
+	MFAEnrollmentRequired bool `json:"mfa_enrollment_required"`
+}
+
+// mfaChallenge answers a sign-in that needs a second factor before it makes a session.
+type mfaChallenge struct {
+	MFARequired bool   `json:"mfa_required"` // always true
+	MFAToken    string `json:"mfa_token"`
+	RedirectTo  string `json:"redirect_to"`
+}
+
+// sessionResponse describes the signed-in user of GET /v1/auth/session.
+type sessionResponse struct {
+	UserID                string `json:"user_id"`
+	Email                 string `json:"email"`
+	EmailVerified         bool   `json:"email_verified"`
+	WorkspaceID           string `json:"workspace_id"`
+	FirstName             string `json:"first_name"`
+	TOTPEnabled           bool   `json:"totp_enabled"`
+	MFAEnrollmentRequired bool   `json:"mfa_enrollment_required"`
+}
+
+// emailResponse names the account a code belonged to.
+type emailResponse struct {
+	Email string `json:"email"`
+}
+
+// mailMessage is one message in the development mailbox.
+type mailMessage struct {
+	ID            string `json:"id"`
+	To            string `json:"to"`
+	Subject       string `json:"subject"`
+	Text          string `json:"text"`
+	HTML          string `json:"html"`
+	CreatedAtUnix int64  `json:"created_at_unix"`
+}
+
+type mailboxResponse struct {
+	Messages []mailMessage `json:"messages"`
+}
+
+type keyList struct {
+	APIKeys []apikey.Key `json:"api_keys"`
+}
+
+// keyCreated shows a new user key's secret this once.
+type keyCreated struct {
+	KeyID         string `json:"key_id"`
+	Name          string `json:"name"`
+	XIAPIKey      string `json:"xi_api_key"`
+	KeyPreview    string `json:"key_preview"`
+	CreatedAtUnix int64  `json:"created_at_unix"`
+}
+
 type credentials struct {
 	Email         string `json:"email"`
 	Password      string `json:"password"`
@@ -77,7 +148,7 @@ func (h *Handlers) signUp(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"user_id": u.ID, "email": u.Email})
+	httpx.WriteJSON(w, http.StatusCreated, signedUp{UserID: u.ID, Email: u.Email})
 	return nil
 }
 
@@ -103,13 +174,16 @@ func (h *Handlers) signIn(w http.ResponseWriter, r *http.Request) error {
 	if res.MFAToken != "" {
 		// No session yet: the browser's old one (if any) has ended.
 		ClearSessionCookies(w)
-		httpx.WriteJSON(w, http.StatusOK, map[string]any{"mfa_required": true, "mfa_token": res.MFAToken, "redirect_to": res.RedirectTo})
+		httpx.WriteJSON(w, http.StatusOK, mfaChallenge{MFARequired: true, MFAToken: res.MFAToken, RedirectTo: res.RedirectTo})
 		return nil
 	}
 	SetSessionCookies(w, res.Token, res.CSRF)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": res.User.ID, "email": res.User.Email, "workspace_id": res.User.WorkspaceID,
-		"redirect_to": res.RedirectTo, "mfa_required": false, "mfa_enrollment_required": res.MFAEnrollmentRequired})
+	httpx.WriteJSON(w, http.StatusOK, signInResponse{signedIn: signedInAs(res), MFAEnrollmentRequired: res.MFAEnrollmentRequired})
 	return nil
+}
+
+func signedInAs(res *SignInResult) signedIn {
+	return signedIn{UserID: res.User.ID, Email: res.User.Email, WorkspaceID: res.User.WorkspaceID, RedirectTo: res.RedirectTo}
 }
 
 // unsafeRedirect logs a refused redirect (spec §2: the attempt is logged).
@@ -162,8 +236,8 @@ func (h *Handlers) session(w http.ResponseWriter, r *http.Request) error {
 	if st, _ := h.Svc.currentSession(r); st != nil && c.ViaSession {
 		enrol = st.MFARequired && !st.TOTPEnabled
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": u.ID, "email": u.Email, "email_verified": u.EmailVerified,
-		"workspace_id": c.WorkspaceID, "first_name": u.FirstName, "totp_enabled": m.Enabled, "mfa_enrollment_required": enrol})
+	httpx.WriteJSON(w, http.StatusOK, sessionResponse{UserID: u.ID, Email: u.Email, EmailVerified: u.EmailVerified,
+		WorkspaceID: c.WorkspaceID, FirstName: u.FirstName, TOTPEnabled: m.Enabled, MFAEnrollmentRequired: enrol})
 	return nil
 }
 
@@ -180,7 +254,7 @@ func (h *Handlers) verifyEmail(w http.ResponseWriter, r *http.Request) error {
 	}); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"email": u.Email})
+	httpx.WriteJSON(w, http.StatusOK, emailResponse{Email: u.Email})
 	return nil
 }
 
@@ -221,7 +295,7 @@ func (h *Handlers) checkResetCode(w http.ResponseWriter, r *http.Request) error 
 	}); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"email": email})
+	httpx.WriteJSON(w, http.StatusOK, emailResponse{Email: email})
 	return nil
 }
 
@@ -252,11 +326,11 @@ func (h *Handlers) mailbox(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(msgs))
+	out := make([]mailMessage, 0, len(msgs))
 	for _, m := range msgs {
-		out = append(out, map[string]any{"id": m.ID, "to": m.To, "subject": m.Subject, "text": m.Text, "html": m.HTML, "created_at_unix": m.CreatedAt})
+		out = append(out, mailMessage{ID: m.ID, To: m.To, Subject: m.Subject, Text: m.Text, HTML: m.HTML, CreatedAtUnix: m.CreatedAt})
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"messages": out})
+	httpx.WriteJSON(w, http.StatusOK, mailboxResponse{Messages: out})
 	return nil
 }
 
@@ -266,11 +340,11 @@ func (h *Handlers) listKeys(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(keys))
+	out := make([]apikey.Key, 0, len(keys))
 	for i := range keys {
 		out = append(out, apikey.KeyJSON(&keys[i]))
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"api_keys": out})
+	httpx.WriteJSON(w, http.StatusOK, keyList{APIKeys: out})
 	return nil
 }
 
@@ -285,7 +359,7 @@ func (h *Handlers) createKey(w http.ResponseWriter, r *http.Request) error {
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "api_key", Activity: "create", Target: k.ID,
 		Details: map[string]any{"name": k.Name, "permissions": k.Permissions, "character_limit": k.CharacterLimit}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"key_id": k.ID, "name": k.Name, "xi_api_key": secret, "key_preview": k.Preview, "created_at_unix": k.CreatedAt})
+	httpx.WriteJSON(w, http.StatusOK, keyCreated{KeyID: k.ID, Name: k.Name, XIAPIKey: secret, KeyPreview: k.Preview, CreatedAtUnix: k.CreatedAt})
 	return nil
 }
 

@@ -70,11 +70,15 @@ func (s *Service) ReferralLink(ctx context.Context, userID string) (string, erro
 	return httpx.PublicURL(ctx, s.PublicURL) + "/app/sign-up?ref=" + code, nil
 }
 
+type referralLinkResponse struct {
+	ReferralLink string `json:"referral_link"`
+}
+
 func (h *Handlers) referralLink(w http.ResponseWriter, r *http.Request) error {
 	link, err := h.Svc.ReferralLink(r.Context(), access.CallerFrom(r.Context()).UserID)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"referral_link": link})
+	httpx.WriteJSON(w, http.StatusOK, referralLinkResponse{ReferralLink: link})
 	return nil
 }

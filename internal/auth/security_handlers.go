@@ -65,6 +65,84 @@ func (h *Handlers) decodeOptional(r *http.Request, dst any) error {
 	return httpx.DecodeJSON(r, h.MaxBody, dst)
 }
 
+type mfaStatusResponse struct {
+	TOTPEnabled          bool   `json:"totp_enabled"`
+	TOTPEnabledAtUnix    *int64 `json:"totp_enabled_at_unix"`
+	BackupCodesRemaining int    `json:"backup_codes_remaining"`
+	MFARequiredForUsers  bool   `json:"mfa_required_for_users"`
+}
+
+// totpEnrollment is a pending TOTP secret, shown until a code confirms it.
+type totpEnrollment struct {
+	Secret     string `json:"secret"`
+	OTPAuthURL string `json:"otpauth_url"`
+}
+
+type totpConfirmed struct {
+	TOTPEnabled bool     `json:"totp_enabled"` // always true
+	BackupCodes []string `json:"backup_codes"`
+}
+
+type backupCodesResponse struct {
+	BackupCodes []string `json:"backup_codes"`
+}
+
+// sessionInfo is one of the user's signed-in sessions.
+type sessionInfo struct {
+	SessionID     string `json:"session_id"`
+	WorkspaceID   string `json:"workspace_id"`
+	UserAgent     string `json:"user_agent"`
+	IPAddress     string `json:"ip_address"`
+	CreatedAtUnix int64  `json:"created_at_unix"`
+	LastSeenUnix  int64  `json:"last_seen_unix"`
+	ExpiresAtUnix int64  `json:"expires_at_unix"`
+	Current       bool   `json:"current"`
+}
+
+type sessionList struct {
+	Sessions []sessionInfo `json:"sessions"`
+}
+
+type sessionsRevoked struct {
+	Status  string `json:"status"`
+	Revoked int64  `json:"revoked"`
+}
+
+// emailActionResponse answers the email-action handler; which fields are set depends on the mode.
+type emailActionResponse struct {
+	Mode          string  `json:"mode"`
+	ContinueURL   *string `json:"continue_url,omitempty"`
+	Email         string  `json:"email,omitempty"`
+	Message       string  `json:"message,omitempty"`
+	RedirectTo    string  `json:"redirect_to,omitempty"`
+	ExpiresAtUnix int64   `json:"expires_at_unix,omitempty"`
+	Status        string  `json:"status"`
+}
+
+// statusMessage is "ok" with a sentence for the user.
+type statusMessage struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+type emailChanged struct {
+	Status  string `json:"status"`
+	Email   string `json:"email"`
+	Message string `json:"message"`
+}
+
+type supportAccessGranted struct {
+	Status        string `json:"status"`
+	Message       string `json:"message"`
+	ExpiresAtUnix int64  `json:"expires_at_unix"`
+}
+
+type accountDeleted struct {
+	Status            string `json:"status"`
+	WorkspacesDeleted int    `json:"workspaces_deleted"`
+	WorkspacesLeft    int    `json:"workspaces_left"`
+}
+
 func (h *Handlers) mfaStatus(w http.ResponseWriter, r *http.Request) error {
 	c := access.CallerFrom(r.Context())
 	m, err := h.Svc.DB.UserMFA(r.Context(), c.UserID)
@@ -75,8 +153,8 @@ func (h *Handlers) mfaStatus(w http.ResponseWriter, r *http.Request) error {
 	if st, _ := h.Svc.currentSession(r); st != nil {
 		required = st.MFARequired
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"totp_enabled": m.Enabled, "totp_enabled_at_unix": m.EnabledAt,
-		"backup_codes_remaining": m.BackupLeft, "mfa_required_for_users": required})
+	httpx.WriteJSON(w, http.StatusOK, mfaStatusResponse{TOTPEnabled: m.Enabled, TOTPEnabledAtUnix: m.EnabledAt,
+		BackupCodesRemaining: m.BackupLeft, MFARequiredForUsers: required})
 	return nil
 }
 
@@ -89,7 +167,7 @@ func (h *Handlers) mfaEnroll(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"secret": e.Secret, "otpauth_url": e.OTPAuthURL})
+	httpx.WriteJSON(w, http.StatusOK, totpEnrollment{Secret: e.Secret, OTPAuthURL: e.OTPAuthURL})
 	return nil
 }
 
@@ -103,7 +181,7 @@ func (h *Handlers) mfaConfirm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"totp_enabled": true, "backup_codes": codes})
+	httpx.WriteJSON(w, http.StatusOK, totpConfirmed{TOTPEnabled: true, BackupCodes: codes})
 	return nil
 }
 
@@ -132,7 +210,7 @@ func (h *Handlers) mfaVerify(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	SetSessionCookies(w, res.Token, res.CSRF)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"user_id": res.User.ID, "email": res.User.Email, "workspace_id": res.User.WorkspaceID, "redirect_to": res.RedirectTo})
+	httpx.WriteJSON(w, http.StatusOK, signedInAs(res))
 	return nil
 }
 
@@ -145,7 +223,7 @@ func (h *Handlers) backupCodes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"backup_codes": codes})
+	httpx.WriteJSON(w, http.StatusOK, backupCodesResponse{BackupCodes: codes})
 	return nil
 }
 
@@ -170,12 +248,12 @@ func (h *Handlers) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(list))
+	out := make([]sessionInfo, 0, len(list))
 	for _, s := range list {
-		out = append(out, map[string]any{"session_id": s.PublicID, "workspace_id": s.WorkspaceID, "user_agent": s.UserAgent, "ip_address": s.IP,
-			"created_at_unix": s.CreatedAt, "last_seen_unix": s.LastSeen, "expires_at_unix": s.ExpiresAt, "current": cur != nil && cur.PublicID == s.PublicID})
+		out = append(out, sessionInfo{SessionID: s.PublicID, WorkspaceID: s.WorkspaceID, UserAgent: s.UserAgent, IPAddress: s.IP,
+			CreatedAtUnix: s.CreatedAt, LastSeenUnix: s.LastSeen, ExpiresAtUnix: s.ExpiresAt, Current: cur != nil && cur.PublicID == s.PublicID})
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"sessions": out})
+	httpx.WriteJSON(w, http.StatusOK, sessionList{Sessions: out})
 	return nil
 }
 
@@ -206,7 +284,7 @@ func (h *Handlers) revokeOtherSessions(w http.ResponseWriter, r *http.Request) e
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, c.UserID, "", audit.Event{WorkspaceID: c.WorkspaceID, Class: "session", Activity: "revoke_others", Target: c.UserID,
 		Details: map[string]any{"count": n}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "revoked": n})
+	httpx.WriteJSON(w, http.StatusOK, sessionsRevoked{Status: "ok", Revoked: n})
 	return nil
 }
 
@@ -235,13 +313,13 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx, cl := r.Context(), ClientOf(r)
-	out := map[string]any{"mode": b.Mode}
+	out := emailActionResponse{Mode: b.Mode}
 	if b.ContinueURL != "" {
 		target, ok := SafeRedirect(b.ContinueURL, h.Svc.PublicURL)
 		if !ok {
 			h.unsafeRedirect(r, nil, b.ContinueURL)
 		}
-		out["continue_url"] = target
+		out.ContinueURL = &target
 	}
 	switch b.Mode {
 	case "verifyEmail", "resetPassword", "recoverEmail", "optOutOfUpdates":
@@ -259,7 +337,7 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 		}); err != nil {
 			return err
 		}
-		out["email"], out["message"] = u.Email, MsgEmailVerified
+		out.Email, out.Message = u.Email, MsgEmailVerified
 	case "resetPassword":
 		var email string
 		if err := h.Svc.withCodeLimit(ctx, cl, func() error {
@@ -269,19 +347,19 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 		}); err != nil {
 			return err
 		}
-		out["email"], out["redirect_to"] = email, "/app/sign-in/reset-password?mode=resetPassword&oobCode="+b.Code
+		out.Email, out.RedirectTo = email, "/app/sign-in/reset-password?mode=resetPassword&oobCode="+b.Code
 	case "recoverEmail":
 		u, err := h.Svc.RecoverEmail(ctx, cl, b.Code, b.RevokeAPIKeys)
 		if err != nil {
 			return err
 		}
 		ClearSessionCookies(w)
-		out["email"], out["message"] = u.Email, MsgEmailRecovered
+		out.Email, out.Message = u.Email, MsgEmailRecovered
 	case "optOutOfUpdates":
 		if err := h.Svc.OptOutOfUpdates(ctx, cl, b.Code); err != nil {
 			return err
 		}
-		out["message"] = MsgOptedOut
+		out.Message = MsgOptedOut
 	case "verifySignInRequest":
 		c, err := h.Svc.Authenticate(r)
 		if err != nil {
@@ -294,11 +372,11 @@ func (h *Handlers) emailAction(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		out["message"], out["redirect_to"], out["expires_at_unix"] = MsgSupportGranted, "/", g.ExpiresAt
+		out.Message, out.RedirectTo, out.ExpiresAtUnix = MsgSupportGranted, "/", g.ExpiresAt
 	default:
 		return ErrUnknownMode
 	}
-	out["status"] = "ok"
+	out.Status = "ok"
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
@@ -330,7 +408,7 @@ func (h *Handlers) changeEmail(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "email": email, "message": MsgEmailUpdated})
+	httpx.WriteJSON(w, http.StatusOK, emailChanged{Status: "ok", Email: email, Message: MsgEmailUpdated})
 	return nil
 }
 
@@ -340,7 +418,7 @@ func (h *Handlers) optOut(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, c.UserID, "", audit.Event{WorkspaceID: c.WorkspaceID, Class: "auth", Activity: "opted_out_of_updates", Target: c.UserID})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "message": MsgOptedOut})
+	httpx.WriteJSON(w, http.StatusOK, statusMessage{Status: "ok", Message: MsgOptedOut})
 	return nil
 }
 
@@ -355,7 +433,7 @@ func (h *Handlers) verifySignInRequest(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "message": MsgSupportGranted, "expires_at_unix": g.ExpiresAt})
+	httpx.WriteJSON(w, http.StatusOK, supportAccessGranted{Status: "ok", Message: MsgSupportGranted, ExpiresAtUnix: g.ExpiresAt})
 	return nil
 }
 
@@ -371,6 +449,6 @@ func (h *Handlers) deleteUser(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ClearSessionCookies(w)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "workspaces_deleted": len(del.Workspaces), "workspaces_left": len(del.Left)})
+	httpx.WriteJSON(w, http.StatusOK, accountDeleted{Status: "ok", WorkspacesDeleted: len(del.Workspaces), WorkspacesLeft: len(del.Left)})
 	return nil
 }

@@ -179,6 +179,6 @@ func (h *Handlers) verifySensitiveActionCode(w http.ResponseWriter, r *http.Requ
 	if err := h.Svc.VerifySensitiveActionCode(r.Context(), ClientOf(r), access.CallerFrom(r.Context()).UserID, token, b.Code); err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "message": MsgSensitiveActionVerified})
+	httpx.WriteJSON(w, http.StatusOK, statusMessage{Status: "ok", Message: MsgSensitiveActionVerified})
 	return nil
 }

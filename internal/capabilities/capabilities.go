@@ -55,8 +55,26 @@ type ModelLimit struct {
 	CharacterCostMultiplier float64 `json:"character_cost_multiplier"`
 }
 
+// response is GET /api/capabilities' answer; plan and text_to_speech only for a signed-in caller.
+type response struct {
+	Features     []Feature     `json:"features"`
+	Plan         *planInfo     `json:"plan,omitempty"`
+	TextToSpeech *speechLimits `json:"text_to_speech,omitempty"`
+}
+
+// planInfo names the caller's plan.
+type planInfo struct {
+	Tier string `json:"tier"`
+	Name string `json:"name"`
+}
+
+// speechLimits are the caller's per-model text-to-speech limits.
+type speechLimits struct {
+	Models []ModelLimit `json:"models"`
+}
+
 func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
-	out := map[string]any{"features": Features}
+	out := response{Features: Features}
 	c, err := h.Auth(r)
 	if err == nil && c != nil {
 		now := time.Now()
@@ -72,8 +90,8 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 		for _, m := range tts.Models {
 			limits = append(limits, ModelLimit{ModelID: m.ID, MaxCharactersPerRequest: tts.MaxCharsFor(tier, m), CharacterCostMultiplier: m.CostFactor})
 		}
-		out["plan"] = map[string]any{"tier": tier.ID, "name": tier.Name}
-		out["text_to_speech"] = map[string]any{"models": limits}
+		out.Plan = &planInfo{Tier: tier.ID, Name: tier.Name}
+		out.TextToSpeech = &speechLimits{Models: limits}
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil

@@ -63,6 +63,11 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 }
 
+// healthResponse answers the liveness and readiness probes.
+type healthResponse struct {
+	Status string `json:"status"`
+}
+
 // New builds the server.
 func New(o Options) *Server {
 	mux := http.NewServeMux()
@@ -77,7 +82,7 @@ func New(o Options) *Server {
 		d.Routes(rt)
 	}
 	rt.Public("GET /healthz", func(w http.ResponseWriter, r *http.Request) error {
-		httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		httpx.WriteJSON(w, http.StatusOK, healthResponse{Status: "ok"})
 		return nil
 	})
 	rt.Public("GET /readyz", func(w http.ResponseWriter, r *http.Request) error {
@@ -86,7 +91,7 @@ func New(o Options) *Server {
 		if err := o.DB.Ping(ctx); err != nil {
 			return errs.Errorf(errs.Unavailable, "database_unreachable", "The database does not answer: %v", err)
 		}
-		httpx.WriteJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+		httpx.WriteJSON(w, http.StatusOK, healthResponse{Status: "ready"})
 		return nil
 	})
 	if o.WebApp != nil {

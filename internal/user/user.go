@@ -3,7 +3,6 @@
 package user
 
 import (
-	"maps"
 	"net/http"
 	"time"
 
@@ -35,43 +34,71 @@ func (h *Handlers) now() time.Time {
 	return time.Now()
 }
 
-// Subscription renders a workspace's subscription as the API's ExtendedSubscriptionResponseModel.
-func Subscription(ws *store.Workspace) map[string]any {
+// SubscriptionResponse is the API's ExtendedSubscriptionResponseModel. Timbre sells no voice
+// slots, limit extensions or invoices, so those fields are fixed.
+type SubscriptionResponse struct {
+	Tier                                  string    `json:"tier"`
+	CharacterCount                        int64     `json:"character_count"`
+	CharacterLimit                        int64     `json:"character_limit"`
+	MaxCharacterLimitExtension            int       `json:"max_character_limit_extension"`
+	MaxCreditLimitExtension               int       `json:"max_credit_limit_extension"`
+	CanExtendCharacterLimit               bool      `json:"can_extend_character_limit"`
+	AllowedToExtendCharacterLimit         bool      `json:"allowed_to_extend_character_limit"`
+	NextCharacterCountResetUnix           int64     `json:"next_character_count_reset_unix"`
+	VoiceSlotsUsed                        int       `json:"voice_slots_used"`
+	ProfessionalVoiceSlotsUsed            int       `json:"professional_voice_slots_used"`
+	ProfessionalVoiceSlotsUsedInWorkspace int       `json:"professional_voice_slots_used_in_workspace"`
+	VoiceLimit                            int       `json:"voice_limit"`
+	MaxVoiceAddEdits                      int       `json:"max_voice_add_edits"`
+	VoiceAddEditCounter                   int       `json:"voice_add_edit_counter"`
+	ProfessionalVoiceLimit                int       `json:"professional_voice_limit"`
+	CanExtendVoiceLimit                   bool      `json:"can_extend_voice_limit"`
+	CanUseInstantVoiceCloning             bool      `json:"can_use_instant_voice_cloning"`
+	CanUseProfessionalVoiceCloning        bool      `json:"can_use_professional_voice_cloning"`
+	Currency                              string    `json:"currency"`
+	CurrentOverage                        overage   `json:"current_overage"`
+	Status                                string    `json:"status"`
+	BillingPeriod                         string    `json:"billing_period"`
+	CharacterRefreshPeriod                string    `json:"character_refresh_period"`
+	NextInvoice                           *struct{} `json:"next_invoice"`  // always null
+	OpenInvoices                          []any     `json:"open_invoices"` // always empty
+	HasOpenInvoices                       bool      `json:"has_open_invoices"`
+	PendingChange                         *struct{} `json:"pending_change"` // always null
+	ConcurrencyLimit                      int       `json:"concurrency_limit"`
+	MaxSeats                              int       `json:"max_seats"`
+}
+
+// overage is the amount owed beyond the plan: always nothing.
+type overage struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// Subscription renders a workspace's subscription for the API.
+func Subscription(ws *store.Workspace) SubscriptionResponse {
 	t := plan.Get(ws.Tier)
 	status := "active"
 	if !t.Paying && t.ID == "free" {
 		status = "free"
 	}
-	return map[string]any{
-		"tier":                                       t.ID,
-		"character_count":                            ws.CharacterCount,
-		"character_limit":                            t.CharacterLimit,
-		"max_character_limit_extension":              0,
-		"max_credit_limit_extension":                 0,
-		"can_extend_character_limit":                 false,
-		"allowed_to_extend_character_limit":          false,
-		"next_character_count_reset_unix":            ws.NextResetUnix,
-		"voice_slots_used":                           0,
-		"professional_voice_slots_used":              0,
-		"professional_voice_slots_used_in_workspace": 0,
-		"voice_limit":                                t.VoiceLimit,
-		"max_voice_add_edits":                        plan.MaxVoiceAddEdits(t),
-		"voice_add_edit_counter":                     0,
-		"professional_voice_limit":                   t.ProVoiceLimit,
-		"can_extend_voice_limit":                     false,
-		"can_use_instant_voice_cloning":              t.Paying,
-		"can_use_professional_voice_cloning":         plan.AtLeast(t.ID, "creator"),
-		"currency":                                   "usd",
-		"current_overage":                            map[string]any{"amount": "0", "currency": "usd"},
-		"status":                                     status,
-		"billing_period":                             billingPeriod(ws),
-		"character_refresh_period":                   "monthly_period",
-		"next_invoice":                               nil,
-		"open_invoices":                              []any{},
-		"has_open_invoices":                          false,
-		"pending_change":                             nil,
-		"concurrency_limit":                          t.Concurrency,
-		"max_seats":                                  t.Seats,
+	return SubscriptionResponse{
+		Tier:                           t.ID,
+		CharacterCount:                 ws.CharacterCount,
+		CharacterLimit:                 t.CharacterLimit,
+		NextCharacterCountResetUnix:    ws.NextResetUnix,
+		VoiceLimit:                     t.VoiceLimit,
+		MaxVoiceAddEdits:               plan.MaxVoiceAddEdits(t),
+		ProfessionalVoiceLimit:         t.ProVoiceLimit,
+		CanUseInstantVoiceCloning:      t.Paying,
+		CanUseProfessionalVoiceCloning: plan.AtLeast(t.ID, "creator"),
+		Currency:                       "usd",
+		CurrentOverage:                 overage{Amount: "0", Currency: "usd"},
+		Status:                         status,
+		BillingPeriod:                  billingPeriod(ws),
+		CharacterRefreshPeriod:         "monthly_period",
+		OpenInvoices:                   []any{},
+		ConcurrencyLimit:               t.Concurrency,
+		MaxSeats:                       t.Seats,
 	}
 }
 
@@ -81,6 +108,25 @@ func billingPeriod(ws *store.Workspace) string {
 		return "monthly_period"
 	}
 	return ws.BillingPeriod
+}
+
+// userResponse is GET /v1/user's answer. The account extras add their fields when wired; their
+// onboarding flags are the same as the outer ones, which take precedence in JSON.
+type userResponse struct {
+	UserID                         string               `json:"user_id"`
+	WorkspaceID                    string               `json:"workspace_id"`
+	Subscription                   SubscriptionResponse `json:"subscription"`
+	IsNewUser                      bool                 `json:"is_new_user"`
+	CanUseDelayedPaymentMethods    bool                 `json:"can_use_delayed_payment_methods"`
+	IsOnboardingCompleted          bool                 `json:"is_onboarding_completed"`
+	IsOnboardingChecklistCompleted bool                 `json:"is_onboarding_checklist_completed"`
+	FirstName                      string               `json:"first_name"`
+	Email                          string               `json:"email"`
+	IsAPIKeyHashed                 bool                 `json:"is_api_key_hashed"`
+	XIAPIKeyPreview                *string              `json:"xi_api_key_preview"` // always null: keys are hashed
+	CreatedAt                      int64                `json:"created_at"`
+	SeatType                       string               `json:"seat_type"`
+	*account.UserFields
 }
 
 func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
@@ -103,29 +149,25 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 	if role, err := h.DB.Role(r.Context(), c.WorkspaceID, c.UserID); err == nil && role == "admin" {
 		seat = "workspace_admin"
 	}
-	m := map[string]any{
-		"user_id":                           u.ID,
-		"workspace_id":                      ws.ID,
-		"subscription":                      Subscription(ws),
-		"is_new_user":                       h.now().Unix()-u.CreatedAt < 7*24*3600,
-		"can_use_delayed_payment_methods":   false,
-		"is_onboarding_completed":           extras.IsOnboardingCompleted,
-		"is_onboarding_checklist_completed": extras.IsOnboardingChecklistCompleted,
-		"first_name":                        u.FirstName,
-		"email":                             u.Email,
-		"is_api_key_hashed":                 true,
-		"xi_api_key_preview":                nil,
-		"created_at":                        u.CreatedAt,
-		"seat_type":                         seat,
+	out := userResponse{
+		UserID:                         u.ID,
+		WorkspaceID:                    ws.ID,
+		Subscription:                   Subscription(ws),
+		IsNewUser:                      h.now().Unix()-u.CreatedAt < 7*24*3600,
+		IsOnboardingCompleted:          extras.IsOnboardingCompleted,
+		IsOnboardingChecklistCompleted: extras.IsOnboardingChecklistCompleted,
+		FirstName:                      u.FirstName,
+		Email:                          u.Email,
+		IsAPIKeyHashed:                 true,
+		CreatedAt:                      u.CreatedAt,
+		SeatType:                       seat,
 	}
 	if h.Account != nil {
-		extra, err := h.Account.UserFields(r.Context(), r, u.ID)
-		if err != nil {
+		if out.UserFields, err = h.Account.UserFields(r.Context(), r, u.ID); err != nil {
 			return err
 		}
-		maps.Copy(m, extra)
 	}
-	httpx.WriteJSON(w, http.StatusOK, m)
+	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
