@@ -246,6 +246,10 @@ func TestSSORequired(t *testing.T) {
 			t.Fatalf("%d audit entries for sso_required", n)
 		}
 
+		// Turning it on ended the password sessions of the domain's users (alice signed in above).
+		if n := sessions(alice); n != 0 {
+			t.Fatalf("alice kept %d password sessions after SSO became required", n)
+		}
 		before := sessions(alice)
 		for _, email := range []string{"alice@acme.test", "ALICE@Acme.test ", "nobody@acme.test"} {
 			m := wantCode(t, signIn(email), http.StatusForbidden, "sso_required")
@@ -279,8 +283,11 @@ func TestSSORequired(t *testing.T) {
 		}
 		wantCode(t, e.call("POST", "/api/auth/sign-up", map[string]any{"email": "dan@other.test", "password": pw, "terms_accepted": true}, nil), http.StatusCreated, "")
 
-		// Sessions opened with a password before, even the admin's, stop working in the
-		// workspace; an SSO session of the workspace carries on.
+		// Sessions opened with a password before, even the admin's, ended; one opened with a
+		// password any other way is refused in the workspace; an SSO session of the workspace
+		// carries on.
+		wantCode(t, e.call("GET", "/api/workspace/sso/settings", nil, &adm), http.StatusUnauthorized, "")
+		adm = e.session(admin, admin.WorkspaceID)
 		wantCode(t, e.call("GET", "/api/workspace/sso/settings", nil, &adm), http.StatusForbidden, "sso_required")
 		adm = e.ssoSession(admin, admin.WorkspaceID)
 		wantCode(t, e.call("GET", "/api/workspace/sso/settings", nil, &adm), 200, "")

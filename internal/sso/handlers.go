@@ -210,8 +210,12 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 	changed, err := h.Svc.UpdateSettings(r.Context(), c.WorkspaceID, c.UserID, in.Enabled, in.SSORequired)
 	// Audit what changed, also when a later change failed.
 	for _, ch := range changed.Changes {
+		details := map[string]any{ch.Setting: ch.To}
+		if ch.Setting == "sso_required" && ch.To {
+			details["ended_password_sessions"] = changed.EndedSessions
+		}
 		audit.Record(r.Context(), h.Svc.DB, r, "", changed.ByEmail, audit.Event{Class: "sso", Activity: "update", Target: c.WorkspaceID,
-			Details: map[string]any{ch.Setting: ch.To}})
+			Details: details})
 	}
 	if err != nil {
 		return err

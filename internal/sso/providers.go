@@ -385,8 +385,9 @@ type SettingChange struct {
 // SettingsChanged is what UpdateSettings changed, and by whom (the email auto-provisioning
 // records as its enabler).
 type SettingsChanged struct {
-	ByEmail string
-	Changes []SettingChange
+	ByEmail       string
+	Changes       []SettingChange
+	EndedSessions int64 // password sessions ended because SSO became required
 }
 
 // UpdateSettings turns auto-provisioning and Require SSO on or off (nil leaves one as it is).
@@ -420,6 +421,13 @@ func (s *Service) UpdateSettings(ctx context.Context, workspaceID, userID string
 		}
 		if before != *ssoRequired {
 			out.Changes = append(out.Changes, SettingChange{"sso_required", *ssoRequired})
+		}
+		if !before && *ssoRequired {
+			// Sessions opened with a password (or another workspace's SSO) end now; the
+			// request-time check would refuse them anyway, this signs them out everywhere.
+			if out.EndedSessions, err = s.DB.EndPasswordSessions(ctx, workspaceID); err != nil {
+				return out, err
+			}
 		}
 	}
 	return out, nil

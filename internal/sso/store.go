@@ -24,6 +24,7 @@ type Store interface {
 	SetSSOAutoProvisioning(ctx context.Context, workspaceID string, enabled bool, byEmail string, now time.Time) error
 	SSORequired(ctx context.Context, workspaceID string) (bool, error)
 	SetSSORequired(ctx context.Context, workspaceID string, on bool) error
+	EndPasswordSessions(ctx context.Context, workspaceID string) (int64, error)
 
 	// Domains and their verification.
 	ListSSODomains(ctx context.Context, workspaceID string) ([]store.SSODomain, error)

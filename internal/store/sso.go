@@ -396,6 +396,22 @@ func (db *DB) SSORequiredForDomain(ctx context.Context, domain string) (bool, er
 	return n > 0, err
 }
 
+// EndPasswordSessions ends the sessions that the workspace's own identity provider did not open,
+// of every user whose email is on a domain the workspace verified for an enabled provider: when a
+// workspace starts to require SSO, sessions opened with a password must not outlive the change.
+// It returns how many sessions ended.
+func (db *DB) EndPasswordSessions(ctx context.Context, workspaceID string) (int64, error) {
+	res, err := db.exec(ctx, `DELETE FROM sessions WHERE sso_workspace_id <> ? AND user_id IN (
+		SELECT u.id FROM users u
+		JOIN sso_domains d ON u.email LIKE '%@' || d.domain
+		JOIN sso_providers p ON p.id = d.provider_id AND p.workspace_id = d.workspace_id
+		WHERE d.workspace_id = ? AND d.verified = ? AND p.enabled = ?)`, workspaceID, workspaceID, true, true)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 // CreateSSOUser provisions a user signed in by a workspace's identity provider: verified email,
 // no password (the empty hash matches none), the workspace as their default and an editor
 // membership, all or nothing. An existing email is a unique violation.

@@ -61,7 +61,7 @@ export function SsoRequiredPanel() {
         title="Require SSO?"
         description={
           verified.length > 0
-            ? `People at ${list} will only be able to sign in through your identity provider — you too, if your email is at one of these domains. Check that SSO sign-in works before you turn this on.`
+            ? `People at ${list} will only be able to sign in through your identity provider — you too, if your email is at one of these domains. Their sessions opened with a password end now. Check that SSO sign-in works before you turn this on.`
             : 'It takes effect for each domain once it is verified.'
         }
         confirmLabel="Require SSO"
