@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -58,12 +59,14 @@ func TestServeSettlesAStreamCutByACrash(t *testing.T) {
 			out = strings.TrimSpace(run("admin", "create-api-key", "--email", "ops@example.com", "--name", "k"))
 			key := out[strings.LastIndex(out, "\n")+1:]
 
-			srv := startServe(t, bin, env)
+			// The first server settles nothing on its own: its stream is held by the client, silent
+			// for longer than a 1 s settle-after, and its periodic settling would end it mid-test.
+			srv := startServe(t, bin, env, "10m")
 			text := strings.Repeat("The quick brown fox jumps over the lazy dog near the quiet river bank. ", 40)[:2349]
 			req, _ := http.NewRequest("POST", srv.base+"/v1/text-to-speech/EXAVITQu4vr4xnSDxMaL/stream?output_format=pcm_22050", strings.NewReader(fmt.Sprintf(`{"text":%q}`, text)))
 			req.Header.Set("xi-api-key", key)
 			req.Header.Set("Content-Type", "application/json")
-			res, err := http.DefaultClient.Do(req)
+			res, err := smallWindowClient().Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +113,7 @@ func TestServeSettlesAStreamCutByACrash(t *testing.T) {
 			}
 
 			time.Sleep(2 * time.Second) // the killed stream's last sign of life is older than --settle-after
-			srv = startServe(t, bin, env)
+			srv = startServe(t, bin, env, "1s")
 			defer srv.kill(t)
 			if d == store.SQLite {
 				if db, err = store.Open(ctx, "", filepath.Join(dir, "timbre.db")); err != nil {
@@ -144,12 +147,12 @@ type serveProc struct {
 
 // startServe starts `timbre serve` with open charges settled after a second of silence and
 // waits until it is ready.
-func startServe(t *testing.T, bin string, env []string) *serveProc {
+func startServe(t *testing.T, bin string, env []string, settleAfter string) *serveProc {
 	t.Helper()
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
-	p := &serveProc{cmd: exec.Command(bin, "serve", "--addr", addr, "--espeak-workers", "1", "--settle-after", "1s"), base: "http://" + addr, logs: &bytes.Buffer{}}
+	p := &serveProc{cmd: exec.Command(bin, "serve", "--addr", addr, "--espeak-workers", "1", "--settle-after", settleAfter), base: "http://" + addr, logs: &bytes.Buffer{}}
 	p.cmd.Env = env
 	p.cmd.Stderr = p.logs
 	if err := p.cmd.Start(); err != nil {
@@ -180,4 +183,21 @@ func (p *serveProc) kill(t *testing.T) {
 	}
 	_ = p.cmd.Process.Kill()
 	_ = p.cmd.Wait()
+}
+
+// smallWindowClient is an HTTP client whose connections have a 64 KiB receive buffer. On an idle
+// machine the server can synthesize the whole test stream (~6.6 MB of pcm) into loopback socket
+// buffers that autotune to several MB on each side and finish before the kill; with a small
+// receive window it is held mid-stream, as a slow client holds it.
+func smallWindowClient() *http.Client {
+	dialer := &net.Dialer{Control: func(network, address string, c syscall.RawConn) error {
+		var soErr error
+		if err := c.Control(func(fd uintptr) {
+			soErr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 64<<10)
+		}); err != nil {
+			return err
+		}
+		return soErr
+	}}
+	return &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
 }

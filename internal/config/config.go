@@ -122,7 +122,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		setting{"body-timeout", "TIMBRE_BODY_TIMEOUT", "how long a request body may take to arrive before the request ends with 408", str(&bodyTimeout, "30s"), []Kind{Serve}},
 		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
 		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
-		setting{"settle-after", "TIMBRE_SETTLE_AFTER", "open charges whose generation gave no sign of life this long (a crashed process) are settled: delivered part charged, rest refunded", str(&settle, "2m"), run},
+		setting{"settle-after", "TIMBRE_SETTLE_AFTER", "open charges whose generation gave no sign of life this long (a crashed process) are settled: delivered part charged, rest refunded (keep it above 30s: a stream held by a slow client reports only every 30s)", str(&settle, "2m"), run},
 		setting{"concurrency-lease-ttl", "TIMBRE_CONCURRENCY_LEASE_TTL", "how long the concurrency slots of a crashed server process stay taken (running requests renew theirs every third of it)", str(&leaseTTL, "30s"), []Kind{Serve}},
 	)
 	for _, s := range settings {
