@@ -245,16 +245,8 @@ func (tx *Tx) ChargeAPIKey(ctx context.Context, workspaceID, keyID string, n int
 
 // APIKeyUsage reads a key's limit and its count in the current period inside tx.
 func (tx *Tx) APIKeyUsage(ctx context.Context, workspaceID, keyID string) (limit *int64, used int64, err error) {
-	var l sql.NullInt64
-	err = tx.queryRow(ctx, `SELECT k.character_limit, CASE WHEN k.period_start_unix = w.period_start_unix THEN k.character_count ELSE 0 END
-		FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.workspace_id = ? AND k.id = ?`, workspaceID, keyID).Scan(&l, &used)
-	if err != nil {
-		return nil, 0, notFound(err)
-	}
-	if l.Valid {
-		limit = &l.Int64
-	}
-	return limit, used, nil
+	return scanLimitAndUsed(tx.queryRow(ctx, `SELECT k.character_limit, CASE WHEN k.period_start_unix = w.period_start_unix THEN k.character_count ELSE 0 END
+		FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.workspace_id = ? AND k.id = ?`, workspaceID, keyID))
 }
 
 // RefundAPIKey gives n characters back to a key (a generation that failed after it was charged).

@@ -100,10 +100,15 @@ func (tx *Tx) ChargeMember(ctx context.Context, workspaceID, userID string, n, p
 
 // MemberUsage reads a member's limit (nil: none) and count in the workspace's current period.
 func (tx *Tx) MemberUsage(ctx context.Context, workspaceID, userID string) (limit *int64, used int64, err error) {
+	return scanLimitAndUsed(tx.queryRow(ctx, `SELECT m.character_limit, CASE WHEN m.period_start_unix = w.period_start_unix THEN m.character_count ELSE 0 END
+		FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.user_id = ?`, workspaceID, userID))
+}
+
+// scanLimitAndUsed reads a (nullable limit, count in the current period) row: a key's or a
+// member's own allowance.
+func scanLimitAndUsed(row *sql.Row) (limit *int64, used int64, err error) {
 	var l sql.NullInt64
-	err = tx.queryRow(ctx, `SELECT m.character_limit, CASE WHEN m.period_start_unix = w.period_start_unix THEN m.character_count ELSE 0 END
-		FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id WHERE m.workspace_id = ? AND m.user_id = ?`, workspaceID, userID).Scan(&l, &used)
-	if err != nil {
+	if err := row.Scan(&l, &used); err != nil {
 		return nil, 0, notFound(err)
 	}
 	if l.Valid {
