@@ -6,11 +6,14 @@ import (
 	"timbre/internal/audio"
 )
 
-// Detection constants. Threshold is the score above which audio counts as marked: unmarked
-// audio scores the maximum of ~16,000 near-Gaussian lags, below 5.5 with probability > 0.999.
+// Detection constants. Threshold is the score above which audio counts as marked. Unmarked
+// audio scores the maximum of ~16,000 near-Gaussian lags: measured on 1,000 two-second cuts of
+// engine speech, music-like signals and noise, median 4.1, 99th percentile 4.9, maximum 5.3;
+// marked speech after mp3 at 64 kbps scores ≥ 15 (see TestMeasureRobustnessAndFalsePositives).
 const (
-	Threshold     = 6.0
+	Threshold     = 7.0
 	minDetectSec  = 0.5 // shorter audio cannot hold enough of the carrier to tell
+	maxDetectSec  = 300 // only the first 5 minutes are examined, which bounds memory and time
 	frameLen      = 512 // whitening frame at refRate (40 ms)
 	hopLen        = frameLen / 2
 	smoothBins    = 8    // ± bins (±200 Hz) of the local spectral level each bin is divided by
@@ -29,11 +32,13 @@ type Result struct {
 }
 
 // Detect looks for the mark in mono 16-bit samples at rate Hz (8,000–48,000), at any offset.
-// Audio shorter than half a second, or at an unsupported rate, is reported as not marked.
+// Audio shorter than half a second, or at an unsupported rate, is reported as not marked; of
+// longer audio than 5 minutes, the first 5 minutes are examined.
 func (w *Watermark) Detect(samples []int16, rate int) Result {
 	if rate < minRate || rate > maxRate || float64(len(samples)) < minDetectSec*float64(rate) {
 		return Result{}
 	}
+	samples = samples[:min(len(samples), maxDetectSec*rate)]
 	if rate != refRate {
 		samples = audio.Resample(samples, rate, refRate)
 	}
@@ -52,13 +57,14 @@ func (w *Watermark) Detect(samples []int16, rate int) Result {
 	return Result{Score: score, Probability: probability(score), Detected: score >= Threshold}
 }
 
-// probability maps a score to (0, 1): 0.5 at 0.4 below the threshold, where unmarked audio
-// almost never reaches, ≈ 0.99 at the threshold, ≈ 0.01 at 4.5 (unmarked audio's usual peak).
+// probability maps a score to [0, 1): 0.5 at one below the threshold, above anything unmarked
+// audio was measured to reach; 0.98 at the threshold; below 0.001 at 4.1 (unmarked audio's
+// median).
 func probability(score float64) float64 {
 	if score <= 0 {
 		return 0
 	}
-	return 1 / (1 + math.Exp(-4.5*(score-(Threshold-1))))
+	return 1 / (1 + math.Exp(-4*(score-(Threshold-1))))
 }
 
 // bandBins are the whitening frame's bins that the carrier occupies.
@@ -108,6 +114,7 @@ func whiten(samples []int16) []float64 {
 
 	out := make([]float64, n)
 	power := make([]float64, frameLen/2+1)
+	gains := make([]float64, 0, bandHiBin-bandLoBin+1)
 	for f := range frames {
 		load(f)
 		for k := range power {
@@ -119,7 +126,7 @@ func whiten(samples []int16) []float64 {
 		for k := max(lo-smoothBins, 0); k < lo+smoothBins; k++ {
 			sum += power[k]
 		}
-		gains := make([]float64, 0, bandHiBin-bandLoBin+1)
+		gains = gains[:0]
 		for k := lo; k <= hi; k++ {
 			// sum covers k-smoothBins … k+smoothBins
 			if j := k + smoothBins; j <= frameLen/2 {
