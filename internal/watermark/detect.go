@@ -9,7 +9,7 @@ import (
 // Detection constants. Threshold is the score above which audio counts as marked. Unmarked
 // audio scores the maximum of ~16,000 near-Gaussian lags: measured on 1,000 two-second cuts of
 // engine speech, music-like signals and noise, median 4.1, 99th percentile 4.9, maximum 5.3;
-// marked speech after mp3 at 64 kbps scores ≥ 15 (see TestMeasureRobustnessAndFalsePositives).
+// marked speech after mp3 at 64 kbps scores ≥ 10 (see TestMeasureRobustnessAndFalsePositives).
 const (
 	Threshold     = 7.0
 	minDetectSec  = 0.5 // shorter audio cannot hold enough of the carrier to tell
@@ -67,7 +67,7 @@ func probability(score float64) float64 {
 	return 1 / (1 + math.Exp(-4*(score-(Threshold-1))))
 }
 
-// bandBins are the whitening frame's bins that the carrier occupies.
+// bandLoBin and bandHiBin bound the whitening frame's bins that the carrier occupies.
 var bandLoBin, bandHiBin = int((bandLo - bandEdge) * frameLen / refRate), int(math.Ceil((bandHi + bandEdge) * frameLen / refRate))
 
 // sqrtHann is the analysis and synthesis window: its square sums to one at 50 % overlap.

@@ -60,6 +60,7 @@ func TestMeasureRobustnessAndFalsePositives(t *testing.T) {
 	embedRates := []int{16000, 22050, 24000, 44100}
 	var (
 		snrs      []float64
+		bandSNRs  = make([][]float64, len(ratioBands)-1)
 		posScores []float64
 		missed    []string
 		marked    []clip
@@ -72,6 +73,9 @@ func TestMeasureRobustnessAndFalsePositives(t *testing.T) {
 		}
 		m := markInChunks(t, wm, orig, rate, rng)
 		snrs = append(snrs, snrDB(orig, m))
+		for b, v := range bandSNRsDB(orig, m, rate) {
+			bandSNRs[b] = append(bandSNRs[b], v)
+		}
 		marked = append(marked, clip{name: fmt.Sprintf("%s@%d", c.name, rate), samples: m, rate: rate})
 	}
 	for i, attacked := range attack(t, marked) {
@@ -137,6 +141,10 @@ func TestMeasureRobustnessAndFalsePositives(t *testing.T) {
 	slices.Sort(negScores)
 	t.Logf("watermark level: speech/watermark power over %d clips: min %.1f dB, median %.1f dB, max %.1f dB",
 		len(snrs), snrs[0], median(snrs), snrs[len(snrs)-1])
+	for b := range bandSNRs {
+		slices.Sort(bandSNRs[b])
+		t.Logf("  in %4.0f–%4.0f Hz: min %.1f dB, median %.1f dB", ratioBands[b], ratioBands[b+1], bandSNRs[b][0], median(bandSNRs[b]))
+	}
 	t.Logf("detected after mp3 64 kbps → 16 kHz → volume ×0.3/×2 → random 2 s cut: %d/%d = %.1f %% (scores: min %.2f, 1st pct %.2f, median %.2f; threshold %.1f)",
 		len(posScores)-len(missed), len(posScores), detectedPct, posScores[0], percentile(posScores, 0.01), median(posScores), Threshold)
 	t.Logf("false positives on unmarked audio through the same attacks: %d/%d = %.1f %% (scores: median %.2f, 99th pct %.2f, max %.2f)",
@@ -313,6 +321,38 @@ func snrDB(orig, marked []int16) float64 {
 		pw += d * d
 	}
 	return 10 * math.Log10(ps/pw)
+}
+
+// ratioBands are the bands in which bandSNRsDB compares the speech with the mark.
+var ratioBands = []float64{500, 1000, 2000, 4000, 5600}
+
+// bandSNRsDB is snrDB within each of ratioBands (1,024-point spectra, no window).
+func bandSNRsDB(orig, marked []int16, rate int) []float64 {
+	const n = 1024
+	ps, pw := make([]float64, len(ratioBands)-1), make([]float64, len(ratioBands)-1)
+	xs, xw := make([]complex128, n), make([]complex128, n)
+	for s := 0; s+n <= len(orig); s += n {
+		for i := range n {
+			xs[i] = complex(float64(orig[s+i]), 0)
+			xw[i] = complex(float64(marked[s+i])-float64(orig[s+i]), 0)
+		}
+		fft(xs, false)
+		fft(xw, false)
+		for k := 1; k < n/2; k++ {
+			f := float64(k) * float64(rate) / n
+			for b := range ps {
+				if f >= ratioBands[b] && f < ratioBands[b+1] {
+					ps[b] += real(xs[k])*real(xs[k]) + imag(xs[k])*imag(xs[k])
+					pw[b] += real(xw[k])*real(xw[k]) + imag(xw[k])*imag(xw[k])
+				}
+			}
+		}
+	}
+	out := make([]float64, len(ps))
+	for b := range ps {
+		out[b] = 10 * math.Log10(ps[b]/pw[b])
+	}
+	return out
 }
 
 func whiteNoise(rng *rand.Rand, rate int, sec float64, i int) clip {
