@@ -28,10 +28,11 @@ type Embedder struct {
 	filled  int     // samples of the current block seen
 }
 
-// NewEmbedder starts a stream at rate Hz (8,000–48,000).
+// NewEmbedder starts a stream at rate Hz: 8,000–48,000 and a multiple of 25 Hz (every rate
+// Timbre produces), so that a carrier period is a whole number of samples.
 func (w *Watermark) NewEmbedder(rate int) (*Embedder, error) {
-	if rate < minRate || rate > maxRate {
-		return nil, fmt.Errorf("watermark: sample rate %d outside %d–%d Hz", rate, minRate, maxRate)
+	if rate < minRate || rate > maxRate || rate%25 != 0 {
+		return nil, fmt.Errorf("watermark: sample rate %d is not a multiple of 25 Hz in %d–%d Hz", rate, minRate, maxRate)
 	}
 	decay := float32(math.Exp(-blockLen / (releaseSec * float64(rate))))
 	return &Embedder{carrier: w.carrier(rate), decay: decay}, nil

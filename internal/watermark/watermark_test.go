@@ -43,7 +43,7 @@ func TestNewRejectsShortKeysAndRates(t *testing.T) {
 		t.Error("a 5-byte key was accepted")
 	}
 	wm := newTestWatermark(t)
-	for _, rate := range []int{0, 7999, 48001} {
+	for _, rate := range []int{0, 7999, 12345, 48001} {
 		if _, err := wm.NewEmbedder(rate); err == nil {
 			t.Errorf("rate %d accepted", rate)
 		}
