@@ -46,9 +46,8 @@ func (e *Embedder) Mark(samples []int16) {
 		a := int32(s)
 		peak = max(peak, (a^(a>>31))-(a>>31)) // |s|
 		y := float32(s) + gain*c[pos]
-		// Clip to 16 bits and round half up (the offset makes truncation a floor).
-		y = min(max(y, -32768), 32767)
-		samples[i] = int16(min(int32(y+32768.5)-32768, 32767))
+		// Round half up (|y| < 65536, so the offset makes truncation a floor), then clip.
+		samples[i] = int16(min(max(int32(y+65536.5)-65536, -32768), 32767))
 		if pos++; pos == len(c) {
 			pos = 0
 		}
