@@ -1,0 +1,200 @@
+package watermark
+
+import (
+	"math"
+
+	"timbre/internal/audio"
+)
+
+// Detection constants. Threshold is the score above which audio counts as marked. Unmarked
+// audio scores the maximum of ~16,000 near-Gaussian lags: measured on 1,000 two-second cuts of
+// engine speech, music-like signals and noise, median 4.1, 99th percentile 4.9, maximum 5.3;
+// marked speech after mp3 at 64 kbps scores ≥ 10 (see TestMeasureRobustnessAndFalsePositives).
+const (
+	Threshold     = 7.0
+	minDetectSec  = 0.5 // shorter audio cannot hold enough of the carrier to tell
+	maxDetectSec  = 300 // only the first 5 minutes are examined, which bounds memory and time
+	frameLen      = 512 // whitening frame at refRate (40 ms)
+	hopLen        = frameLen / 2
+	smoothBins    = 8    // ± bins (±200 Hz) of the local spectral level each bin is divided by
+	floorRel      = 0.05 // frames quieter than this fraction of the average level are not raised
+	windowPeriods = 3    // long audio is also scored in windows of this many periods
+)
+
+// Result is what Detect finds.
+type Result struct {
+	// Score is the correlation peak in standard deviations of the correlation over every lag.
+	Score float64
+	// Probability that the audio carries the mark: a logistic of Score around Threshold.
+	Probability float64
+	// Detected is Score ≥ Threshold.
+	Detected bool
+}
+
+// Detect looks for the mark in mono 16-bit samples at rate Hz (8,000–48,000), at any offset.
+// Audio shorter than half a second, or at an unsupported rate, is reported as not marked; of
+// longer audio than 5 minutes, the first 5 minutes are examined.
+func (w *Watermark) Detect(samples []int16, rate int) Result {
+	if rate < minRate || rate > maxRate || float64(len(samples)) < minDetectSec*float64(rate) {
+		return Result{}
+	}
+	samples = samples[:min(len(samples), maxDetectSec*rate)]
+	if rate != refRate {
+		samples = audio.Resample(samples, rate, refRate)
+	}
+	white := whiten(samples)
+	if white == nil {
+		return Result{} // silence
+	}
+	score := w.score(white)
+	// A file spliced from several streams carries carriers at several offsets; windows find
+	// each one alone.
+	if win := windowPeriods * periodLen; len(white) > win+periodLen {
+		for start := 0; start+win <= len(white); start += periodLen {
+			score = max(score, w.score(white[start:start+win]))
+		}
+	}
+	return Result{Score: score, Probability: probability(score), Detected: score >= Threshold}
+}
+
+// probability maps a score to [0, 1): 0.5 at one below the threshold, above anything unmarked
+// audio was measured to reach; 0.98 at the threshold; below 0.001 at 4.1 (unmarked audio's
+// median).
+func probability(score float64) float64 {
+	if score <= 0 {
+		return 0
+	}
+	return 1 / (1 + math.Exp(-4*(score-(Threshold-1))))
+}
+
+// bandLoBin and bandHiBin bound the whitening frame's bins that the carrier occupies.
+var bandLoBin, bandHiBin = int((bandLo - bandEdge) * frameLen / refRate), int(math.Ceil((bandHi + bandEdge) * frameLen / refRate))
+
+// sqrtHann is the analysis and synthesis window: its square sums to one at 50 % overlap.
+var sqrtHann = func() []float64 {
+	w := make([]float64, frameLen)
+	for i := range w {
+		w[i] = math.Sin(math.Pi * float64(i) / frameLen)
+	}
+	return w
+}()
+
+// whiten divides each short-time spectrum bin in the carrier's band by the local level of the
+// spectrum around it (floored at floorRel of the average level, so near-silent frames stay
+// small) and resynthesises the result. The host's colour and loudness are removed; the mark,
+// scaled like the host, is left with equal weight everywhere. nil means the audio is silent.
+func whiten(samples []int16) []float64 {
+	n := len(samples)
+	frames := (n+frameLen)/hopLen + 1 // frames cover every sample, with half a frame of padding on each side
+	buf := make([]complex128, frameLen)
+	load := func(f int) {
+		start := f*hopLen - hopLen
+		for i := range buf {
+			v := 0.0
+			if j := start + i; j >= 0 && j < n {
+				v = float64(samples[j]) * sqrtHann[i]
+			}
+			buf[i] = complex(v, 0)
+		}
+		fft(buf, false)
+	}
+	// First pass: the average in-band power per bin, the reference for the floor.
+	var total float64
+	for f := range frames {
+		load(f)
+		for k := bandLoBin; k <= bandHiBin; k++ {
+			total += real(buf[k])*real(buf[k]) + imag(buf[k])*imag(buf[k])
+		}
+	}
+	avg := total / float64(frames*(bandHiBin-bandLoBin+1))
+	if avg == 0 {
+		return nil
+	}
+	floor := floorRel * math.Sqrt(avg)
+
+	out := make([]float64, n)
+	power := make([]float64, frameLen/2+1)
+	gains := make([]float64, 0, bandHiBin-bandLoBin+1)
+	for f := range frames {
+		load(f)
+		for k := range power {
+			power[k] = real(buf[k])*real(buf[k]) + imag(buf[k])*imag(buf[k])
+		}
+		spec := buf
+		lo, hi := bandLoBin-smoothBins, bandHiBin+smoothBins
+		var sum float64
+		for k := max(lo-smoothBins, 0); k < lo+smoothBins; k++ {
+			sum += power[k]
+		}
+		gains = gains[:0]
+		for k := lo; k <= hi; k++ {
+			// sum covers k-smoothBins … k+smoothBins
+			if j := k + smoothBins; j <= frameLen/2 {
+				sum += power[j]
+			}
+			if k >= bandLoBin && k <= bandHiBin {
+				level := math.Sqrt(max(sum, 0) / (2*smoothBins + 1))
+				gains = append(gains, 1/max(level, floor))
+			}
+			if j := k - smoothBins; j >= 0 {
+				sum -= power[j]
+			}
+		}
+		for k := range spec {
+			g := 0.0
+			switch {
+			case k >= bandLoBin && k <= bandHiBin:
+				g = gains[k-bandLoBin]
+			case k >= frameLen-bandHiBin && k <= frameLen-bandLoBin:
+				g = gains[frameLen-k-bandLoBin]
+			}
+			spec[k] *= complex(g, 0)
+		}
+		fft(spec, true)
+		start := f*hopLen - hopLen
+		for i, v := range spec {
+			if j := start + i; j >= 0 && j < n {
+				out[j] += real(v) / frameLen * sqrtHann[i]
+			}
+		}
+	}
+	return out
+}
+
+// score folds x modulo one period and correlates it with the carrier at every lag (half-sample
+// steps); it returns the peak in standard deviations of all lags.
+func (w *Watermark) score(x []float64) float64 {
+	folded := make([]complex128, periodLen)
+	for i, v := range x {
+		folded[i%periodLen] += complex(v, 0)
+	}
+	fft(folded, false)
+	// The cross-spectrum zero-padded to twice the length: its inverse is the correlation at
+	// half-sample lags. The carrier has no energy near Nyquist, so the padding is exact.
+	cross := make([]complex128, 2*periodLen)
+	for k := 1; k < periodLen/2; k++ {
+		s := w.spectrum[k]
+		if s == 0 {
+			continue
+		}
+		v := folded[k] * complex(real(s), -imag(s))
+		cross[k] = v
+		cross[2*periodLen-k] = complex(real(v), -imag(v))
+	}
+	fft(cross, true)
+	var sum, sq, peak float64
+	peak = math.Inf(-1)
+	for _, v := range cross {
+		r := real(v)
+		sum += r
+		sq += r * r
+		peak = max(peak, r)
+	}
+	n := float64(len(cross))
+	mean := sum / n
+	std := math.Sqrt(max(sq/n-mean*mean, 0))
+	if std == 0 {
+		return 0
+	}
+	return (peak - mean) / std
+}

@@ -1,0 +1,60 @@
+package watermark
+
+import (
+	"fmt"
+	"math"
+)
+
+// The mark's amplitude is strength × the envelope of |x|: the peak of each block of blockLen
+// samples, falling by 1/e over releaseSec after it, within the ear's post-masking (~100 ms after a
+// sound). Each block is marked with the envelope of the blocks before it, so no sample waits for
+// later ones, and the per-sample work has no chain of dependent operations.
+const (
+	strength   = 0.006
+	releaseSec = 0.040
+	blockLen   = 32
+)
+
+// Embedder marks one stream of audio at one sample rate, chunk by chunk. It carries the
+// carrier's phase and the envelope between chunks, so marking a stream in pieces gives exactly
+// what marking it whole gives. An Embedder is not safe for concurrent use; make one per stream.
+type Embedder struct {
+	carrier []float32
+	pos     int     // the next sample's place in the carrier's period
+	env     float32 // the envelope after the last whole block
+	decay   float32 // the envelope's fall per block
+	gain    float32 // strength × env: the current block's mark amplitude
+	peak    int32   // the current block's peak |x| so far
+	filled  int     // samples of the current block seen
+}
+
+// NewEmbedder starts a stream at rate Hz: 8,000–48,000 and a multiple of 25 Hz (every rate
+// Timbre produces), so that a carrier period is a whole number of samples.
+func (w *Watermark) NewEmbedder(rate int) (*Embedder, error) {
+	if rate < minRate || rate > maxRate || rate%25 != 0 {
+		return nil, fmt.Errorf("watermark: sample rate %d is not a multiple of 25 Hz in %d–%d Hz", rate, minRate, maxRate)
+	}
+	decay := float32(math.Exp(-blockLen / (releaseSec * float64(rate))))
+	return &Embedder{carrier: w.carrier(rate), decay: decay}, nil
+}
+
+// Mark adds the watermark to samples in place. It needs no look-ahead: each sample is marked
+// from the samples before it, so a chunk leaves as soon as it arrives.
+func (e *Embedder) Mark(samples []int16) {
+	c, pos, gain, peak, filled := e.carrier, e.pos, e.gain, e.peak, e.filled
+	for i, s := range samples {
+		a := int32(s)
+		peak = max(peak, (a^(a>>31))-(a>>31)) // |s|
+		y := float32(s) + gain*c[pos]
+		// Round half up (|y| < 65536, so the offset makes truncation a floor), then clip.
+		samples[i] = int16(min(max(int32(y+65536.5)-65536, -32768), 32767))
+		if pos++; pos == len(c) {
+			pos = 0
+		}
+		if filled++; filled == blockLen {
+			e.env = max(float32(peak), e.env*e.decay)
+			gain, peak, filled = strength*e.env, 0, 0
+		}
+	}
+	e.pos, e.gain, e.peak, e.filled = pos, gain, peak, filled
+}
