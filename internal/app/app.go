@@ -61,6 +61,9 @@ type App struct {
 	DB       *store.DB
 	Blob     *blob.Store
 	Engines  map[string]engine.Synthesizer
+	// Recognizers are the speech-to-text engines in the order engine.ChooseRecognizer tries
+	// them: the embedded pocketsphinx (English), then the configured OpenAI-compatible server.
+	Recognizers []engine.Recognizer
 	Auth     *auth.Service
 	Speech   *tts.Service
 	Voices   *voice.Service
@@ -212,6 +215,33 @@ func (a *App) openEngines(cfg *config.Config, o Options) error {
 			return fmt.Errorf("openai tts engine: %w", err)
 		}
 		a.Engines[oa.Name()] = oa
+	}
+	return a.openRecognizers(cfg)
+}
+
+// openRecognizers adds the speech-to-text engines. Pocketsphinx loads its decoders on first
+// use, so an installation without its model only loses English recognition.
+func (a *App) openRecognizers(cfg *config.Config) error {
+	ps, err := engine.NewPocketsphinx(engine.PocketsphinxConfig{})
+	if err != nil {
+		a.Log.Warn("pocketsphinx unavailable: no embedded speech recognition", "err", err)
+	} else {
+		a.Recognizers = append(a.Recognizers, ps)
+		a.closers = append(a.closers, ps.Close)
+	}
+	if cfg.STTOpenAIURL != "" {
+		var langs []string
+		for _, l := range strings.Split(cfg.STTOpenAILanguages, ",") {
+			if l = strings.TrimSpace(l); l != "" {
+				langs = append(langs, l)
+			}
+		}
+		oa, err := engine.NewOpenAITranscriber(engine.OpenAITranscriberConfig{BaseURL: cfg.STTOpenAIURL,
+			APIKey: cfg.STTOpenAIKey, Model: cfg.STTOpenAIModel, Languages: langs})
+		if err != nil {
+			return fmt.Errorf("openai speech-to-text engine: %w", err)
+		}
+		a.Recognizers = append(a.Recognizers, oa)
 	}
 	return nil
 }

@@ -36,6 +36,11 @@ type Config struct {
 	TTSOpenAIModel  string // TIMBRE_TTS_OPENAI_MODEL
 	TTSOpenAIVoices string // TIMBRE_TTS_OPENAI_VOICES: comma-separated voice names
 
+	STTOpenAIURL       string // TIMBRE_STT_OPENAI_URL: an OpenAI-compatible /v1/audio/transcriptions server
+	STTOpenAIKey       string // TIMBRE_STT_OPENAI_KEY
+	STTOpenAIModel     string // TIMBRE_STT_OPENAI_MODEL
+	STTOpenAILanguages string // TIMBRE_STT_OPENAI_LANGUAGES: comma-separated ISO 639-1 codes; empty = any
+
 	EspeakWorkers int // TIMBRE_ESPEAK_WORKERS: espeak-ng worker processes (0 = one per CPU)
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
 
@@ -104,6 +109,10 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"tts-openai-key", "TIMBRE_TTS_OPENAI_KEY", "API key for that server", str(&c.TTSOpenAIKey, ""), run},
 		{"tts-openai-model", "TIMBRE_TTS_OPENAI_MODEL", "model name to request from that server", str(&c.TTSOpenAIModel, "tts-1"), run},
 		{"tts-openai-voices", "TIMBRE_TTS_OPENAI_VOICES", "comma-separated voices that server offers", str(&c.TTSOpenAIVoices, "alloy,echo,fable,onyx,nova,shimmer"), run},
+		{"stt-openai-url", "TIMBRE_STT_OPENAI_URL", "base URL of an OpenAI-compatible /v1/audio/transcriptions server (whisper) to add as a speech-to-text engine", str(&c.STTOpenAIURL, ""), run},
+		{"stt-openai-key", "TIMBRE_STT_OPENAI_KEY", "API key for that server", str(&c.STTOpenAIKey, ""), run},
+		{"stt-openai-model", "TIMBRE_STT_OPENAI_MODEL", "model name to request from that server", str(&c.STTOpenAIModel, "whisper-1"), run},
+		{"stt-openai-languages", "TIMBRE_STT_OPENAI_LANGUAGES", "comma-separated languages (ISO 639-1) that server transcribes; empty = any it accepts", str(&c.STTOpenAILanguages, ""), run},
 		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
 		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
 		{"webhook-allow-private", "TIMBRE_WEBHOOK_ALLOW_PRIVATE", "let webhooks reach private, loopback and link-local addresses", boolean(&c.WebhookAllowPrivate), run},
