@@ -32,6 +32,7 @@ import (
 	"timbre/internal/server"
 	"timbre/internal/sso"
 	"timbre/internal/store"
+	"timbre/internal/stt"
 	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
@@ -57,22 +58,24 @@ type Options struct {
 
 // App is a running Timbre.
 type App struct {
-	Cfg      *config.Config
-	DB       *store.DB
-	Blob     *blob.Store
-	Engines  map[string]engine.Synthesizer
+	Cfg     *config.Config
+	DB      *store.DB
+	Blob    *blob.Store
+	Engines map[string]engine.Synthesizer
 	// Recognizers are the speech-to-text engines in the order engine.ChooseRecognizer tries
 	// them: the embedded pocketsphinx (English), then the configured OpenAI-compatible server.
 	Recognizers []engine.Recognizer
-	Auth     *auth.Service
-	Speech   *tts.Service
-	Voices   *voice.Service
-	Webhooks *webhook.Service
-	Server   *server.Server
-	Registry *prometheus.Registry
-	Log      *slog.Logger
-	jobs     *jobs.Client
-	closers  []func()
+	Auth        *auth.Service
+	Speech      *tts.Service
+	// Transcriber is speech to text.
+	Transcriber *stt.Service
+	Voices      *voice.Service
+	Webhooks    *webhook.Service
+	Server      *server.Server
+	Registry    *prometheus.Registry
+	Log         *slog.Logger
+	jobs        *jobs.Client
+	closers     []func()
 }
 
 // Open connects storage and migrates it: enough for the admin commands.
@@ -152,6 +155,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Slots: tts.Slots{TTL: cfg.LeaseTTL},
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
 
+	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers}
+
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
@@ -167,6 +172,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 		&metering.Handlers{DB: a.DB},
 		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
+		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {

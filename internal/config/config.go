@@ -45,6 +45,7 @@ type Config struct {
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
 
 	MaxBodyBytes     int64         // TIMBRE_MAX_BODY_BYTES: largest accepted JSON body
+	MaxUploadBytes   int64         // TIMBRE_MAX_UPLOAD_MB: largest accepted audio upload
 	BodyTimeout      time.Duration // TIMBRE_BODY_TIMEOUT: how long a request body may take to arrive
 	ShutdownTimeout  time.Duration // TIMBRE_SHUTDOWN_TIMEOUT: how long SIGTERM waits for in-flight requests
 	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
@@ -124,10 +125,11 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"dns-resolver", "TIMBRE_DNS_RESOLVER", "DNS server (host:port) asked for SSO domain-verification TXT records; empty = the system's resolver", str(&c.DNSResolver, ""), []Kind{Serve}},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
-	var maxBody int
+	var maxBody, maxUploadMB int
 	var shutdown, retention, settle, bodyTimeout, leaseTTL string
 	settings = append(settings,
 		setting{"max-body-bytes", "TIMBRE_MAX_BODY_BYTES", "largest accepted JSON request body in bytes", num(&maxBody, 1<<20), []Kind{Serve}},
+		setting{"max-upload-mb", "TIMBRE_MAX_UPLOAD_MB", "largest accepted audio or video upload (speech to text, voice isolation) in megabytes", num(&maxUploadMB, 1024), []Kind{Serve}},
 		setting{"body-timeout", "TIMBRE_BODY_TIMEOUT", "how long a request body may take to arrive before the request ends with 408", str(&bodyTimeout, "30s"), []Kind{Serve}},
 		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
 		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
@@ -146,6 +148,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 	// Durations are parsed after flag.Parse through Finish.
 	c.finish = func() error {
 		c.MaxBodyBytes = int64(maxBody)
+		c.MaxUploadBytes = int64(maxUploadMB) << 20
 		var err error
 		if c.ShutdownTimeout, err = parseDuration("shutdown-timeout", shutdown, 30*time.Second); err != nil {
 			return err

@@ -20,6 +20,7 @@ import (
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/netguard"
+	"time"
 )
 
 // Handlers serves the speech-to-text routes.
@@ -37,7 +38,7 @@ const DefaultMaxUpload = 1 << 30
 // NewFetchClient is the client for source_url: the SSRF guard of webhooks, a few redirects,
 // and a generous time limit for large files.
 func NewFetchClient(g *netguard.Guard) *http.Client {
-	return g.Client(netguard.ClientOptions{Timeout: 10 * 60e9, MaxRedirects: 5})
+	return g.Client(netguard.ClientOptions{Timeout: 10 * time.Minute, MaxRedirects: 5})
 }
 
 // Routes registers the handlers.
