@@ -32,6 +32,7 @@ import (
 	"timbre/internal/server"
 	"timbre/internal/sso"
 	"timbre/internal/store"
+	"timbre/internal/stt"
 	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
@@ -57,19 +58,24 @@ type Options struct {
 
 // App is a running Timbre.
 type App struct {
-	Cfg      *config.Config
-	DB       *store.DB
-	Blob     *blob.Store
-	Engines  map[string]engine.Synthesizer
-	Auth     *auth.Service
-	Speech   *tts.Service
-	Voices   *voice.Service
-	Webhooks *webhook.Service
-	Server   *server.Server
-	Registry *prometheus.Registry
-	Log      *slog.Logger
-	jobs     *jobs.Client
-	closers  []func()
+	Cfg     *config.Config
+	DB      *store.DB
+	Blob    *blob.Store
+	Engines map[string]engine.Synthesizer
+	// Recognizers are the speech-to-text engines in the order engine.ChooseRecognizer tries
+	// them: the embedded pocketsphinx (English), then the configured OpenAI-compatible server.
+	Recognizers []engine.Recognizer
+	Auth        *auth.Service
+	Speech      *tts.Service
+	// Transcriber is speech to text.
+	Transcriber *stt.Service
+	Voices      *voice.Service
+	Webhooks    *webhook.Service
+	Server      *server.Server
+	Registry    *prometheus.Registry
+	Log         *slog.Logger
+	jobs        *jobs.Client
+	closers     []func()
 }
 
 // Open connects storage and migrates it: enough for the admin commands.
@@ -149,6 +155,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Slots: tts.Slots{TTL: cfg.LeaseTTL},
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
 
+	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers}
+
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
@@ -164,6 +172,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 		&metering.Handlers{DB: a.DB},
 		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
+		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -212,6 +221,33 @@ func (a *App) openEngines(cfg *config.Config, o Options) error {
 			return fmt.Errorf("openai tts engine: %w", err)
 		}
 		a.Engines[oa.Name()] = oa
+	}
+	return a.openRecognizers(cfg)
+}
+
+// openRecognizers adds the speech-to-text engines. Pocketsphinx loads its decoders on first
+// use, so an installation without its model only loses English recognition.
+func (a *App) openRecognizers(cfg *config.Config) error {
+	ps, err := engine.NewPocketsphinx(engine.PocketsphinxConfig{})
+	if err != nil {
+		a.Log.Warn("pocketsphinx unavailable: no embedded speech recognition", "err", err)
+	} else {
+		a.Recognizers = append(a.Recognizers, ps)
+		a.closers = append(a.closers, ps.Close)
+	}
+	if cfg.STTOpenAIURL != "" {
+		var langs []string
+		for _, l := range strings.Split(cfg.STTOpenAILanguages, ",") {
+			if l = strings.TrimSpace(l); l != "" {
+				langs = append(langs, l)
+			}
+		}
+		oa, err := engine.NewOpenAITranscriber(engine.OpenAITranscriberConfig{BaseURL: cfg.STTOpenAIURL,
+			APIKey: cfg.STTOpenAIKey, Model: cfg.STTOpenAIModel, Languages: langs})
+		if err != nil {
+			return fmt.Errorf("openai speech-to-text engine: %w", err)
+		}
+		a.Recognizers = append(a.Recognizers, oa)
 	}
 	return nil
 }

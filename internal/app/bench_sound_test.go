@@ -10,21 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
-	"unicode"
 
 	"timbre/internal/audio"
+	"timbre/internal/engine/enginetest"
 	"timbre/internal/store"
 	"timbre/internal/voice"
 )
 
-// pocketsphinxModel is where pocketsphinx-en-us installs the US English model.
-const pocketsphinxModel = "/usr/share/pocketsphinx/model/en-us"
-
 // BenchmarkSoundRoundTrip measures what Timbre's processing costs in intelligibility: 40 Harvard
-// sentences (testdata/harvard.txt, IEEE lists 1–4) are spoken by every premade flite voice through
+// sentences (enginetest.HarvardSentences, IEEE lists 1–4) are spoken by every premade flite voice through
 // Timbre at its defaults (POST /v1/text-to-speech/{voice} with only the text: default model,
 // voice settings and output format mp3_44100_128) and by the `flite` command with the same engine
 // voice, both are transcribed by pocketsphinx (decoded to 16 kHz mono), and the word error rates
@@ -34,19 +29,13 @@ const pocketsphinxModel = "/usr/share/pocketsphinx/model/en-us"
 //
 //	go test ./internal/app/ -run '^$' -bench BenchmarkSoundRoundTrip
 func BenchmarkSoundRoundTrip(b *testing.B) {
-	for _, tool := range []string{"flite", "pocketsphinx_batch"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			b.Skipf("%s is not installed", tool)
-		}
+	if _, err := exec.LookPath("flite"); err != nil {
+		b.Skip("flite is not installed")
 	}
-	if _, err := os.Stat(pocketsphinxModel); err != nil {
-		b.Skip("the pocketsphinx en-us model is not installed")
+	if why := enginetest.PocketsphinxBatchAvailable(); why != "" {
+		b.Skip(why)
 	}
-	data, err := os.ReadFile("testdata/harvard.txt")
-	if err != nil {
-		b.Fatal(err)
-	}
-	sentences := strings.Split(strings.TrimSpace(string(data)), "\n")
+	sentences := enginetest.HarvardSentences()
 	var voices []voice.Premade
 	for _, v := range voice.Catalogue {
 		if v.Engine == "flite" {
@@ -72,7 +61,9 @@ func BenchmarkSoundRoundTrip(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchWriteRaw(b, filepath.Join(dir, utt(v, "timbre", i)+".raw"), pcm, rate)
+			if err := enginetest.WriteRaw(filepath.Join(dir, utt(v, "timbre", i)+".raw"), pcm, rate); err != nil {
+				b.Fatal(err)
+			}
 
 			wav := filepath.Join(dir, "flite.wav")
 			if out, err := exec.Command("flite", "-voice", v.EngineVoice, "-t", s, "-o", wav).CombinedOutput(); err != nil {
@@ -85,19 +76,26 @@ func BenchmarkSoundRoundTrip(b *testing.B) {
 			if pcm, rate, err = audio.Decode(ctx, wavData); err != nil {
 				b.Fatal(err)
 			}
-			benchWriteRaw(b, filepath.Join(dir, utt(v, "raw", i)+".raw"), pcm, rate)
+			if err := enginetest.WriteRaw(filepath.Join(dir, utt(v, "raw", i)+".raw"), pcm, rate); err != nil {
+				b.Fatal(err)
+			}
 			ids = append(ids, utt(v, "timbre", i), utt(v, "raw", i))
 		}
 	}
-	hyps := benchTranscribe(b, dir, ids)
+	// Two processes: one per CPU this machine is assumed to have.
+	batch, err := enginetest.PocketsphinxBatch(dir, ids, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hyps := batch.Hyps
 
 	var costs []float64
 	for _, v := range voices {
 		var edits, words [2]int // [timbre, raw]
 		for i, s := range sentences {
-			ref := benchWords(s)
+			ref := enginetest.Words(s)
 			for k, side := range []string{"timbre", "raw"} {
-				edits[k] += benchEditDistance(ref, benchWords(hyps[utt(v, side, i)]))
+				edits[k] += enginetest.EditDistance(ref, enginetest.Words(hyps[utt(v, side, i)]))
 				words[k] += len(ref)
 			}
 		}
@@ -135,99 +133,4 @@ func benchSpeak(e *benchEnv, voiceID, text string) ([]byte, error) {
 		err = fmt.Errorf("status %d: %.300s", res.StatusCode, data)
 	}
 	return data, err
-}
-
-// benchWriteRaw stores samples as 16 kHz signed 16-bit little-endian PCM, pocketsphinx's input.
-func benchWriteRaw(b *testing.B, path string, pcm []int16, rate int) {
-	if rate != 16000 {
-		pcm = audio.Resample(pcm, rate, 16000)
-	}
-	if err := os.WriteFile(path, audio.PCMBytes(pcm), 0o644); err != nil {
-		b.Fatal(err)
-	}
-}
-
-// benchTranscribe runs pocketsphinx_batch over dir's <id>.raw files, two processes (one per CPU
-// this machine is assumed to have) over halves of the list, and returns each id's hypothesis.
-func benchTranscribe(b *testing.B, dir string, ids []string) map[string]string {
-	hyps := map[string]string{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	const parts = 2
-	for p := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var ctl strings.Builder
-			for i := p; i < len(ids); i += parts {
-				ctl.WriteString(ids[i] + "\n")
-			}
-			ctlPath, hypPath := filepath.Join(dir, fmt.Sprintf("ctl%d", p)), filepath.Join(dir, fmt.Sprintf("hyp%d", p))
-			if err := os.WriteFile(ctlPath, []byte(ctl.String()), 0o644); err != nil {
-				b.Error(err)
-				return
-			}
-			cmd := exec.Command("pocketsphinx_batch", "-adcin", "yes", "-adchdr", "0", "-samprate", "16000",
-				"-cepdir", dir, "-cepext", ".raw", "-ctl", ctlPath, "-hyp", hypPath,
-				"-hmm", pocketsphinxModel+"/en-us", "-lm", pocketsphinxModel+"/en-us.lm.bin",
-				"-dict", pocketsphinxModel+"/cmudict-en-us.dict", "-logfn", os.DevNull)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				b.Errorf("pocketsphinx_batch: %v: %.500s", err, out)
-				return
-			}
-			out, err := os.ReadFile(hypPath)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			// Each line: "the words heard (utterance-id score)".
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				open := strings.LastIndexByte(line, '(')
-				if open < 0 {
-					continue
-				}
-				if f := strings.Fields(line[open+1:]); len(f) > 0 {
-					hyps[f[0]] = strings.TrimSpace(line[:open])
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if b.Failed() {
-		b.FailNow()
-	}
-	for _, id := range ids {
-		if _, ok := hyps[id]; !ok {
-			b.Fatalf("pocketsphinx gave no hypothesis for %s", id)
-		}
-	}
-	return hyps
-}
-
-// benchWords lower-cases s and splits it into words, keeping apostrophes ("it's", "man's").
-func benchWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
-}
-
-// benchEditDistance is the word-level Levenshtein distance: substitutions + deletions + insertions.
-func benchEditDistance(ref, hyp []string) int {
-	prev := make([]int, len(hyp)+1)
-	cur := make([]int, len(hyp)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ref); i++ {
-		cur[0] = i
-		for j := 1; j <= len(hyp); j++ {
-			sub := prev[j-1]
-			if ref[i-1] != hyp[j-1] {
-				sub++
-			}
-			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(hyp)]
 }

@@ -124,6 +124,9 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/user/update-public-user-name":            {own: "the caller's own public name", body: body(map[string]any{"public_user_name": "Beta"})},
 		"GET /v1/user/subscription":                        {own: "the caller's workspace's plan"},
 		"GET /v1/usage/character-stats":                    {own: "the caller's usage, read from its own workspace's ledger"},
+		"POST /v1/speech-to-text":                          {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
+		"POST /v1/audio/transcriptions":                    {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
+		"POST /v1/single-use-token/{token_type}":           {own: "a token acting for the caller's own key or session"},
 		"GET /v1/user/api-keys":                            {own: "the caller's workspace's keys"},
 		"POST /v1/user/create-api-key":                     {own: "makes a key for the caller", body: body(map[string]any{"name": "beta key"})},
 		"POST /v1/workspaces/api-keys/disable":             {own: "the key of the request disables itself (a session has none: 400)", fresh: true, query: q("api_key_name", "self")},
@@ -159,6 +162,8 @@ func tenantCases() map[string]sweepCase {
 
 		// ---- A's resources, named by B ----
 		"GET /v1/history/{history_item_id}":                         {},
+		"GET /v1/speech-to-text/transcripts/{transcription_id}":     {},
+		"DELETE /v1/speech-to-text/transcripts/{transcription_id}":  {},
 		"GET /v1/history/{history_item_id}/audio":                   {},
 		"GET /v1/history/{history_item_id}/share-link":              {},
 		"DELETE /v1/history/{history_item_id}":                      {},

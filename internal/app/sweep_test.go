@@ -36,6 +36,7 @@ type alphaFx struct {
 	adminSessionID            string // public id
 	editorSession, editorCSRF string
 	historyID, voiceID        string
+	transcriptID              string
 	groupID, groupName        string
 	inviteEmail, inviteCode   string
 	webhookID, webhookName    string
@@ -87,6 +88,8 @@ func (a *alphaFx) pathValues() map[string]string {
 		"session_id":              a.adminSessionID,
 		"code":                    a.inviteCode,
 		"token":                   a.shareToken,
+		"transcription_id":        a.transcriptID,
+		"token_type":              "batch_scribe",
 	}
 }
 
@@ -95,7 +98,7 @@ func (a *alphaFx) pathValues() map[string]string {
 func (a *alphaFx) markers() []string {
 	m := []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.groupName,
 		a.inviteEmail, a.webhookID, a.webhookName, a.providerID, a.providerName, a.domain, a.saID, a.saName, a.saKeyID,
-		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName}
+		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID}
 	return append(m, a.keyPreviews...)
 }
 
@@ -103,7 +106,7 @@ func (a *alphaFx) markers() []string {
 // across workspaces).
 func (a *alphaFx) rowMarkers() []string {
 	return []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.inviteEmail,
-		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken}
+		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID}
 }
 
 // call sends one request of a sweep.
@@ -211,6 +214,12 @@ func setupAlpha(e *env) *alphaFx {
 	if a.historyID == "" {
 		t.Fatal("no history-item-id header")
 	}
+	// A finished transcript of A's (made directly: transcribing takes a recogniser's time).
+	a.transcriptID = "alphaTranscriptQ7" + store.RandomString(6)
+	rawExec(t, db, `INSERT INTO transcripts (id, workspace_id, user_id, api_key_id, model_id, language_code, file_name, state, duration_secs,
+		result, error, webhook_metadata, created_at_unix, completed_at_unix) VALUES (?, ?, ?, '', 'scribe_v1', 'eng', 'alpha.mp3', 'completed', 1.5,
+		?, '', '', 1700000000, 1700000001)`, a.transcriptID, a.ws, a.admin.ID,
+		`{"language_code":"eng","language_probability":1,"text":"Alpha's secret words.","words":[],"transcription_id":"`+a.transcriptID+`","audio_duration_secs":1.5}`)
 	link := mustOK(t, e.do("GET", "/v1/history/"+a.historyID+"/share-link", key, nil))
 	su, _ := link["share_link"].(string)
 	a.shareToken = su[strings.LastIndex(su, "/")+1:]

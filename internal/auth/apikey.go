@@ -40,6 +40,9 @@ func (s *Service) Authenticate(r *http.Request) (*access.Caller, error) {
 	if key := requestKey(r); key != "" {
 		return s.authenticateKey(r.Context(), key)
 	}
+	if token := r.URL.Query().Get("token"); token != "" {
+		return s.authenticateToken(r, token)
+	}
 	return s.authenticateSession(r)
 }
 

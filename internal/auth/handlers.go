@@ -41,7 +41,20 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/user/create-api-key", h.createKey, httpx.Perm("create_user_api_key"), httpx.Feature("create_user_api_key"))
 	rt.Authed("DELETE /v1/user/delete-api-key", h.deleteKey, httpx.Perm("create_user_api_key"))
 	rt.Authed("GET /v1/user/referral-link", h.referralLink, httpx.Perm("user_read"))
+	rt.Authed("POST /v1/single-use-token/{token_type}", h.singleUseToken)
 	h.securityRoutes(rt)
+}
+
+// singleUseToken answers POST /v1/single-use-token/{token_type}.
+func (h *Handlers) singleUseToken(w http.ResponseWriter, r *http.Request) error {
+	token, err := h.Svc.CreateSingleUseToken(r.Context(), access.CallerFrom(r.Context()), r.PathValue("token_type"))
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, struct {
+		Token string `json:"token"`
+	}{token})
+	return nil
 }
 
 // signedUp answers a sign-up.

@@ -36,10 +36,16 @@ type Config struct {
 	TTSOpenAIModel  string // TIMBRE_TTS_OPENAI_MODEL
 	TTSOpenAIVoices string // TIMBRE_TTS_OPENAI_VOICES: comma-separated voice names
 
+	STTOpenAIURL       string // TIMBRE_STT_OPENAI_URL: an OpenAI-compatible /v1/audio/transcriptions server
+	STTOpenAIKey       string // TIMBRE_STT_OPENAI_KEY
+	STTOpenAIModel     string // TIMBRE_STT_OPENAI_MODEL
+	STTOpenAILanguages string // TIMBRE_STT_OPENAI_LANGUAGES: comma-separated ISO 639-1 codes; empty = any
+
 	EspeakWorkers int // TIMBRE_ESPEAK_WORKERS: espeak-ng worker processes (0 = one per CPU)
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
 
 	MaxBodyBytes     int64         // TIMBRE_MAX_BODY_BYTES: largest accepted JSON body
+	MaxUploadBytes   int64         // TIMBRE_MAX_UPLOAD_MB: largest accepted audio upload
 	BodyTimeout      time.Duration // TIMBRE_BODY_TIMEOUT: how long a request body may take to arrive
 	ShutdownTimeout  time.Duration // TIMBRE_SHUTDOWN_TIMEOUT: how long SIGTERM waits for in-flight requests
 	LogLevel         string        // TIMBRE_LOG_LEVEL: debug, info, warn, error
@@ -104,6 +110,10 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"tts-openai-key", "TIMBRE_TTS_OPENAI_KEY", "API key for that server", str(&c.TTSOpenAIKey, ""), run},
 		{"tts-openai-model", "TIMBRE_TTS_OPENAI_MODEL", "model name to request from that server", str(&c.TTSOpenAIModel, "tts-1"), run},
 		{"tts-openai-voices", "TIMBRE_TTS_OPENAI_VOICES", "comma-separated voices that server offers", str(&c.TTSOpenAIVoices, "alloy,echo,fable,onyx,nova,shimmer"), run},
+		{"stt-openai-url", "TIMBRE_STT_OPENAI_URL", "base URL of an OpenAI-compatible /v1/audio/transcriptions server (whisper) to add as a speech-to-text engine", str(&c.STTOpenAIURL, ""), run},
+		{"stt-openai-key", "TIMBRE_STT_OPENAI_KEY", "API key for that server", str(&c.STTOpenAIKey, ""), run},
+		{"stt-openai-model", "TIMBRE_STT_OPENAI_MODEL", "model name to request from that server", str(&c.STTOpenAIModel, "whisper-1"), run},
+		{"stt-openai-languages", "TIMBRE_STT_OPENAI_LANGUAGES", "comma-separated languages (ISO 639-1) that server transcribes; empty = any it accepts", str(&c.STTOpenAILanguages, ""), run},
 		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
 		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
 		{"webhook-allow-private", "TIMBRE_WEBHOOK_ALLOW_PRIVATE", "let webhooks reach private, loopback and link-local addresses", boolean(&c.WebhookAllowPrivate), run},
@@ -115,10 +125,11 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"dns-resolver", "TIMBRE_DNS_RESOLVER", "DNS server (host:port) asked for SSO domain-verification TXT records; empty = the system's resolver", str(&c.DNSResolver, ""), []Kind{Serve}},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
-	var maxBody int
+	var maxBody, maxUploadMB int
 	var shutdown, retention, settle, bodyTimeout, leaseTTL string
 	settings = append(settings,
 		setting{"max-body-bytes", "TIMBRE_MAX_BODY_BYTES", "largest accepted JSON request body in bytes", num(&maxBody, 1<<20), []Kind{Serve}},
+		setting{"max-upload-mb", "TIMBRE_MAX_UPLOAD_MB", "largest accepted audio or video upload (speech to text, voice isolation) in megabytes", num(&maxUploadMB, 1024), []Kind{Serve}},
 		setting{"body-timeout", "TIMBRE_BODY_TIMEOUT", "how long a request body may take to arrive before the request ends with 408", str(&bodyTimeout, "30s"), []Kind{Serve}},
 		setting{"shutdown-timeout", "TIMBRE_SHUTDOWN_TIMEOUT", "how long SIGTERM waits for in-flight requests and streams", str(&shutdown, "30s"), []Kind{Serve}},
 		setting{"history-retention", "TIMBRE_HISTORY_RETENTION", "deleted history audio is purged after this long", str(&retention, "24h"), run},
@@ -137,6 +148,7 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 	// Durations are parsed after flag.Parse through Finish.
 	c.finish = func() error {
 		c.MaxBodyBytes = int64(maxBody)
+		c.MaxUploadBytes = int64(maxUploadMB) << 20
 		var err error
 		if c.ShutdownTimeout, err = parseDuration("shutdown-timeout", shutdown, 30*time.Second); err != nil {
 			return err

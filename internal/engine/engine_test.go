@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if testPool != nil {
 		testPool.Close()
 	}
+	if testSphinx != nil {
+		testSphinx.Close()
+	}
 	os.Exit(code)
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"timbre/internal/errs"
 	"timbre/internal/store"
 )
 
@@ -248,4 +249,26 @@ func Usage(ctx context.Context, db *store.DB, workspaceID string, from, to time.
 // of a text whose audio was delivered.
 func DeliveredCharacters(text string, end int) int64 {
 	return int64(utf8.RuneCountInString(text[:min(end, len(text))]))
+}
+
+// QuotaAPIError turns a reservation that did not fit into the API's quota_exceeded error (any
+// other error is returned as it is).
+func QuotaAPIError(err error) error {
+	var q *QuotaError
+	if !errors.As(err, &q) {
+		return err
+	}
+	switch q.Scope {
+	case ScopeAPIKey:
+		return errs.Errorf(errs.Quota, "quota_exceeded",
+			"This request exceeds your API key's quota of %d. You have %d credits remaining on this key, while %d credits are required for this request.",
+			q.Limit, q.Remaining(), q.Need)
+	case ScopeMember:
+		return errs.Errorf(errs.Quota, "quota_exceeded",
+			"This request exceeds your own quota in this workspace of %d. You have %d credits remaining, while %d credits are required for this request.",
+			q.Limit, q.Remaining(), q.Need)
+	}
+	return errs.Errorf(errs.Quota, "quota_exceeded",
+		"This request exceeds your quota of %d. You have %d credits remaining, while %d credits are required for this request.",
+		q.Limit, q.Remaining(), q.Need)
 }

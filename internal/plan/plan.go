@@ -2,6 +2,8 @@
 // specification (§9), kept as data in one place and pinned by tests.
 package plan
 
+import "math"
+
 // Tier is one subscription plan.
 type Tier struct {
 	ID               string // plan_id / tier
@@ -14,17 +16,20 @@ type Tier struct {
 	ProVoiceLimit    int
 	ExtraCostPer1000 string // overage price per 1000 characters, "" when not offered
 	Paying           bool
+	// STTHours is the hours of speech to text the monthly credits buy when spent on nothing else
+	// (ElevenLabs' published Scribe allowances); it sets what a second of audio costs.
+	STTHours float64
 }
 
 // Tiers in the spec's order (free … Business). Enterprise is custom and unlimited.
 var Tiers = []Tier{
-	{ID: "free", Name: "Free", PriceCentsUSD: 0, CharacterLimit: 10_000, VoiceLimit: 3, Concurrency: 2, Seats: 1, ProVoiceLimit: 0},
-	{ID: "starter", Name: "Starter", PriceCentsUSD: 500, CharacterLimit: 30_000, VoiceLimit: 10, Concurrency: 3, Seats: 1, ProVoiceLimit: 0, Paying: true},
-	{ID: "creator", Name: "Creator", PriceCentsUSD: 2200, CharacterLimit: 100_000, VoiceLimit: 30, Concurrency: 5, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.30", Paying: true},
-	{ID: "pro", Name: "Pro", PriceCentsUSD: 9900, CharacterLimit: 500_000, VoiceLimit: 160, Concurrency: 10, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.24", Paying: true},
-	{ID: "growing_business", Name: "Scale", PriceCentsUSD: 33000, CharacterLimit: 2_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 3, ProVoiceLimit: 1, ExtraCostPer1000: "0.18", Paying: true},
-	{ID: "scale_2024_08_10", Name: "Business", PriceCentsUSD: 132000, CharacterLimit: 11_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 5, ProVoiceLimit: 3, ExtraCostPer1000: "0.10", Paying: true},
-	{ID: "enterprise", Name: "Enterprise", CharacterLimit: -1, VoiceLimit: 10_000, Concurrency: 15, Seats: 25, ProVoiceLimit: 3},
+	{ID: "free", Name: "Free", PriceCentsUSD: 0, CharacterLimit: 10_000, VoiceLimit: 3, Concurrency: 2, Seats: 1, ProVoiceLimit: 0, STTHours: 2.5},
+	{ID: "starter", Name: "Starter", PriceCentsUSD: 500, CharacterLimit: 30_000, VoiceLimit: 10, Concurrency: 3, Seats: 1, ProVoiceLimit: 0, Paying: true, STTHours: 12.5},
+	{ID: "creator", Name: "Creator", PriceCentsUSD: 2200, CharacterLimit: 100_000, VoiceLimit: 30, Concurrency: 5, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.30", Paying: true, STTHours: 63},
+	{ID: "pro", Name: "Pro", PriceCentsUSD: 9900, CharacterLimit: 500_000, VoiceLimit: 160, Concurrency: 10, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.24", Paying: true, STTHours: 320},
+	{ID: "growing_business", Name: "Scale", PriceCentsUSD: 33000, CharacterLimit: 2_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 3, ProVoiceLimit: 1, ExtraCostPer1000: "0.18", Paying: true, STTHours: 1220},
+	{ID: "scale_2024_08_10", Name: "Business", PriceCentsUSD: 132000, CharacterLimit: 11_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 5, ProVoiceLimit: 3, ExtraCostPer1000: "0.10", Paying: true, STTHours: 6000},
+	{ID: "enterprise", Name: "Enterprise", CharacterLimit: -1, VoiceLimit: 10_000, Concurrency: 15, Seats: 25, ProVoiceLimit: 3, STTHours: 6000},
 }
 
 // Default is the tier of a new workspace.
@@ -52,6 +57,18 @@ func Rank(id string) int {
 
 // AtLeast says whether tier id is minimum or above.
 func AtLeast(id, minimum string) bool { return Rank(id) >= Rank(minimum) }
+
+// STTCredits is what seconds of audio cost to transcribe on tier t: the tier's monthly credits
+// spread over its speech-to-text hours, so that those hours use up exactly the month's credits
+// (at least 1 credit). Enterprise is priced as Business.
+func STTCredits(t Tier, seconds float64) int64 {
+	credits, hours := t.CharacterLimit, t.STTHours
+	if credits < 0 {
+		b := Get("scale_2024_08_10")
+		credits, hours = b.CharacterLimit, b.STTHours
+	}
+	return max(1, int64(math.Ceil(seconds*float64(credits)/(hours*3600))))
+}
 
 // MaxVoiceAddEdits is the spec's derived limit: round(1.5 × voice_limit + 50).
 func MaxVoiceAddEdits(t Tier) int { return int(1.5*float64(t.VoiceLimit) + 50 + 0.5) }

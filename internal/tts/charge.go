@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/account"
-	"timbre/internal/errs"
 	"timbre/internal/metering"
 	"timbre/internal/store"
 )
@@ -28,7 +27,7 @@ func (s *Service) Begin(ctx context.Context, j *Job) error {
 			Units: int64(utf8.RuneCountInString(j.Text)), Credits: j.Cost, Allowance: j.tier.CharacterLimit,
 		}, s.now())
 		if err != nil {
-			return quotaError(err)
+			return metering.QuotaAPIError(err)
 		}
 		j.reservation, j.CharFrom, j.CharTo = r, r.From, r.To
 		if !j.Logging {
@@ -50,27 +49,6 @@ func (s *Service) Begin(ctx context.Context, j *Job) error {
 		account.CompleteItem(ctx, s.DB, j.UserID, account.ItemGenerateSpeech) // onboarding checklist
 	}
 	return nil
-}
-
-// quotaError turns a reservation that did not fit into the API's quota_exceeded error.
-func quotaError(err error) error {
-	var q *metering.QuotaError
-	if !errors.As(err, &q) {
-		return err
-	}
-	switch q.Scope {
-	case metering.ScopeAPIKey:
-		return errs.Errorf(errs.Quota, "quota_exceeded",
-			"This request exceeds your API key's quota of %d. You have %d credits remaining on this key, while %d credits are required for this request.",
-			q.Limit, q.Remaining(), q.Need)
-	case metering.ScopeMember:
-		return errs.Errorf(errs.Quota, "quota_exceeded",
-			"This request exceeds your own quota in this workspace of %d. You have %d credits remaining, while %d credits are required for this request.",
-			q.Limit, q.Remaining(), q.Need)
-	}
-	return errs.Errorf(errs.Quota, "quota_exceeded",
-		"This request exceeds your quota of %d. You have %d credits remaining, while %d credits are required for this request.",
-		q.Limit, q.Remaining(), q.Need)
 }
 
 // Fail undoes Begin: the reservation is refunded and the history row goes, in one transaction.

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"math"
+	"slices"
+)
+
+// A piece is a stretch of audio decoded as one utterance: samples [Start, End).
+type piece struct{ Start, End int }
+
+// Pause finding (splitPieces): the audio is measured in 10 ms frames; a frame is quiet when its
+// energy is within pauseMarginDB of the recording's noise floor (its 10th-percentile frame) and
+// a pause is at least pauseMinFrames quiet frames in a row. Long audio is cut in the middle of
+// pauses into pieces of at least minPieceSeconds, so several decoders can share it and each
+// piece's words are whole. A piece that reaches maxPieceSeconds without a pause is cut at its
+// quietest frame in the last few seconds. Silences of longPauseFrames or more (and the one that
+// ends the audio) are cut out whatever the pieces' lengths, keeping longPauseKeep of silence
+// on either side; pieces with no frame above the quiet level are dropped: there is nothing in
+// them to hear, and decoding them would cost time (and invite made-up words).
+//
+// This is an energy detector, good for clean recordings such as synthesized speech or dictation;
+// noisy audio simply yields fewer (longer) pieces, which costs speed, not accuracy.
+const (
+	frameSeconds    = 0.01
+	pauseMarginDB   = 12
+	pauseMinFrames  = 25  // 250 ms
+	longPauseFrames = 150 // 1.5 s
+	longPauseKeep   = 12  // 120 ms
+	minPieceSeconds = 4.0
+	maxPieceSeconds = 30.0
+	forcedCutWindow = 5.0 // seconds before maxPieceSeconds searched for the quietest frame
+	silentDB        = 20  // frame energy (dB over 1 unit²) below which audio is silent: an RMS of 10 of 32768
+)
+
+// splitPieces cuts samples (at rate Hz) into pieces at pauses; see the constants above.
+func splitPieces(samples []int16, rate int) []piece {
+	frame := int(float64(rate) * frameSeconds)
+	if frame <= 0 || len(samples) < frame {
+		return []piece{{0, len(samples)}}
+	}
+	n := len(samples) / frame
+	energy := make([]float64, n) // dB
+	for i := range n {
+		var sum float64
+		for _, s := range samples[i*frame : (i+1)*frame] {
+			sum += float64(s) * float64(s)
+		}
+		energy[i] = 10 * math.Log10(sum/float64(frame)+1)
+	}
+	sorted := slices.Clone(energy)
+	slices.Sort(sorted)
+	floor, loud := sorted[n/10], sorted[n*95/100]
+	if loud < silentDB {
+		return nil
+	}
+	quietLevel := floor + pauseMarginDB
+	if loud-floor < pauseMarginDB { // no contrast: sound throughout; cut only by length, keep all
+		quietLevel = math.Inf(-1)
+	}
+	quiet := func(i int) bool { return energy[i] <= quietLevel }
+
+	minFrames, maxFrames := int(minPieceSeconds/frameSeconds), int(maxPieceSeconds/frameSeconds)
+	var cuts []int // frame indexes where a new piece begins
+	start := 0
+	for i := 0; i < n; {
+		if !quiet(i) {
+			i++
+			if i-start >= maxFrames { // no pause in time: cut at the quietest recent frame
+				lo := max(start+1, i-int(forcedCutWindow/frameSeconds))
+				cut := lo
+				for j := lo; j < i; j++ {
+					if energy[j] < energy[cut] {
+						cut = j
+					}
+				}
+				cuts, start = append(cuts, cut), cut
+			}
+			continue
+		}
+		j := i
+		for j < n && quiet(j) {
+			j++
+		}
+		switch mid := (i + j) / 2; {
+		case j-i >= longPauseFrames || (j == n && j-i >= pauseMinFrames):
+			// A long silence (or the one that ends the audio) becomes a piece of its own, with
+			// a little of it left on the pieces around it; splitPieces then drops it.
+			if i > 0 && i+longPauseKeep > start {
+				cuts, start = append(cuts, i+longPauseKeep), i+longPauseKeep
+			}
+			if j < n {
+				cuts, start = append(cuts, j-longPauseKeep), j-longPauseKeep
+			}
+		case j-i >= pauseMinFrames && j < n && mid-start >= minFrames:
+			cuts, start = append(cuts, mid), mid
+		}
+		i = j
+	}
+
+	var out []piece
+	prev := 0
+	for _, c := range append(cuts, n) {
+		end := c * frame
+		if c == n {
+			end = len(samples)
+		}
+		p := piece{prev * frame, end}
+		prev = c
+		if hasSound(energy, p.Start/frame, min((p.End+frame-1)/frame, n), quietLevel) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func hasSound(energy []float64, from, to int, quietLevel float64) bool {
+	for _, e := range energy[from:to] {
+		if e > quietLevel {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// speechLike appends seconds of a loud tone (as speech) or of faint noise (as a pause).
+func speechLike(dst []int16, rate int, seconds float64, loud bool, rng *rand.Rand) []int16 {
+	for i := range int(seconds * float64(rate)) {
+		if loud {
+			dst = append(dst, int16(8000*math.Sin(2*math.Pi*180*float64(i)/float64(rate))+rng.NormFloat64()*200))
+		} else {
+			dst = append(dst, int16(rng.NormFloat64()*30))
+		}
+	}
+	return dst
+}
+
+func TestSplitPieces(t *testing.T) {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(1, 2))
+	sec := func(s float64) int { return int(s * rate) }
+
+	// Short audio stays whole.
+	short := speechLike(nil, rate, 2, true, rng)
+	short = speechLike(short, rate, 0.5, false, rng)
+	short = speechLike(short, rate, 1, true, rng)
+	if p := splitPieces(short, rate); len(p) != 1 || p[0] != (piece{0, len(short)}) {
+		t.Errorf("short audio: %v", p)
+	}
+
+	// 3 s phrases with 0.6 s pauses: cuts in pauses once a piece has 4 s, a brief 0.1 s gap
+	// inside a phrase is no pause, and the long silence at the end is dropped.
+	var a []int16
+	var pauseMids []int
+	for i := range 6 {
+		a = speechLike(a, rate, 1.5, true, rng)
+		a = speechLike(a, rate, 0.1, false, rng)
+		a = speechLike(a, rate, 1.4, true, rng)
+		start := len(a)
+		a = speechLike(a, rate, 0.6, false, rng)
+		if i < 5 {
+			pauseMids = append(pauseMids, (start+len(a))/2)
+		}
+	}
+	a = speechLike(a, rate, 8, false, rng) // a long silence with nothing in it
+	pieces := splitPieces(a, rate)
+	if len(pieces) < 3 {
+		t.Fatalf("%d pieces, want at least 3: %v", len(pieces), pieces)
+	}
+	for i, p := range pieces {
+		if i > 0 && p.Start != pieces[i-1].End {
+			t.Errorf("piece %d starts at %d, not where %d ended (%d)", i, p.Start, i-1, pieces[i-1].End)
+		}
+		if i < len(pieces)-1 {
+			if p.End-p.Start < sec(minPieceSeconds) {
+				t.Errorf("piece %d is %.2f s, shorter than %g s", i, float64(p.End-p.Start)/rate, minPieceSeconds)
+			}
+			near := false
+			for _, m := range pauseMids {
+				near = near || math.Abs(float64(p.End-m)) < 0.05*rate
+			}
+			if !near {
+				t.Errorf("piece %d ends at %.2f s, not in the middle of a pause", i, float64(p.End)/rate)
+			}
+		}
+	}
+	if last := pieces[len(pieces)-1]; last.End > len(a)-sec(7) {
+		t.Errorf("the trailing silence was kept: the last piece ends at %.2f s of %.2f", float64(last.End)/rate, float64(len(a))/rate)
+	}
+
+	// Speech with no pause is cut by length.
+	long := speechLike(nil, rate, 70, true, rng)
+	pieces = splitPieces(long, rate)
+	if len(pieces) < 3 {
+		t.Fatalf("70 s without pauses: %v", pieces)
+	}
+	for _, p := range pieces {
+		if p.End-p.Start > sec(maxPieceSeconds) {
+			t.Errorf("piece of %.1f s, longer than %g s", float64(p.End-p.Start)/rate, maxPieceSeconds)
+		}
+	}
+
+	// Digital silence has nothing to decode.
+	if p := splitPieces(make([]int16, sec(3)), rate); len(p) != 0 {
+		t.Errorf("silence: %v", p)
+	}
+}

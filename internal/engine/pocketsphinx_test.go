@@ -1,0 +1,313 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"timbre/internal/audio"
+	"timbre/internal/engine/enginetest"
+)
+
+var (
+	testSphinxOnce sync.Once
+	testSphinx     *Pocketsphinx
+	testSphinxErr  error
+)
+
+// sharedPocketsphinx is one recognizer with two decoders for all tests (each decoder takes
+// seconds to load); tests skip when pocketsphinx's model or command is not installed.
+func sharedPocketsphinx(tb testing.TB) *Pocketsphinx {
+	tb.Helper()
+	if why := enginetest.PocketsphinxBatchAvailable(); why != "" {
+		tb.Skip(why)
+	}
+	testSphinxOnce.Do(func() { testSphinx, testSphinxErr = NewPocketsphinx(PocketsphinxConfig{Workers: 2}) })
+	if testSphinxErr != nil {
+		tb.Fatal(testSphinxErr)
+	}
+	return testSphinx
+}
+
+// harvardSpeech is the Harvard sentences [from, to) spoken by a flite voice.
+func harvardSpeech(tb testing.TB, voice string, from, to int) []PCM {
+	tb.Helper()
+	fl, err := NewFlite()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []PCM
+	for _, s := range enginetest.HarvardSentences()[from:to] {
+		res, err := fl.Synthesize(context.Background(), Request{Text: s, Voice: voice})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, res.Audio)
+	}
+	return out
+}
+
+// joinWithPauses puts pause seconds of silence between the clips (all at one rate).
+func joinWithPauses(clips []PCM, pause float64) PCM {
+	out := PCM{SampleRate: clips[0].SampleRate}
+	for i, c := range clips {
+		if i > 0 {
+			out.Samples = append(out.Samples, make([]int16, int(pause*float64(out.SampleRate)))...)
+		}
+		out.Samples = append(out.Samples, c.Samples...)
+	}
+	return out
+}
+
+// TestPocketsphinxWERNotWorseThanCommand: Harvard sentences spoken by each flite voice are
+// transcribed by the recognizer and by the pocketsphinx_batch command (default settings) from
+// the same 16 kHz audio; the recognizer's word error rate must be no higher. Sentences 1–10 by
+// default (40 utterances); TIMBRE_STT_WER_SENTENCES=40 runs all of them.
+func TestPocketsphinxWERNotWorseThanCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("transcribes minutes of speech")
+	}
+	r := sharedPocketsphinx(t)
+	n := 10
+	if v := os.Getenv("TIMBRE_STT_WER_SENTENCES"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	sentences := enginetest.HarvardSentences()[:n]
+	dir := t.TempDir()
+	var ids, refs []string
+	var clips []PCM
+	for _, voice := range fliteVoiceOrder {
+		for i, pcm := range harvardSpeech(t, voice, 0, n) {
+			id := fmt.Sprintf("%s-%02d", voice, i)
+			if err := enginetest.WriteRaw(filepath.Join(dir, id+".raw"), pcm.Samples, pcm.SampleRate); err != nil {
+				t.Fatal(err)
+			}
+			ids, refs, clips = append(ids, id), append(refs, sentences[i]), append(clips, pcm)
+		}
+	}
+	cmd, err := enginetest.PocketsphinxBatch(dir, ids, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmdHyps []string
+	for _, id := range ids {
+		cmdHyps = append(cmdHyps, cmd.Hyps[id])
+	}
+
+	ours := make([]string, len(clips))
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(clips); i += 2 {
+				tr, err := r.Transcribe(context.Background(), clips[i], TranscribeOptions{Language: "en"})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				checkTranscriptShape(t, tr, clips[i].Seconds())
+				ours[i] = tr.Text
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range ids {
+		if ours[i] != cmdHyps[i] {
+			t.Logf("%s: command %q, ours %q", ids[i], cmdHyps[i], ours[i])
+		}
+	}
+	cmdWER, ourWER := enginetest.WER(refs, cmdHyps), enginetest.WER(refs, ours)
+	t.Logf("WER over %d utterances: recognizer %.2f %%, pocketsphinx_batch %.2f %%", len(ids), ourWER, cmdWER)
+	if ourWER > cmdWER {
+		t.Errorf("the recognizer's WER %.2f %% is worse than the command's %.2f %%", ourWER, cmdWER)
+	}
+}
+
+// checkTranscriptShape checks what every transcript must be: words in order inside the audio,
+// with confidences, and the text made of the words.
+func checkTranscriptShape(t *testing.T, tr *Transcript, seconds float64) {
+	t.Helper()
+	var texts []string
+	prevEnd := 0.0
+	for i, w := range tr.Words {
+		if w.Start < prevEnd-1e-9 || w.End <= w.Start || w.End > seconds+0.02 {
+			t.Errorf("word %d %q at %.2f–%.2f (previous ended %.2f, audio %.2f s)", i, w.Text, w.Start, w.End, prevEnd, seconds)
+		}
+		if c := w.Confidence(); w.Logprob > 0 || c <= 0 || c > 1 {
+			t.Errorf("word %d %q: logprob %v", i, w.Text, w.Logprob)
+		}
+		if strings.ContainsAny(w.Text, "<>[]()") {
+			t.Errorf("word %d %q is a marker, not a word", i, w.Text)
+		}
+		prevEnd = w.End
+		texts = append(texts, w.Text)
+	}
+	if tr.Text != strings.Join(texts, " ") || tr.Language != "en" || tr.LanguageProbability != 1 {
+		t.Errorf("transcript %q (%s, %v) does not match its words", tr.Text, tr.Language, tr.LanguageProbability)
+	}
+}
+
+// TestPocketsphinxLongAudio: speech long enough to be cut at pauses comes back as one
+// transcript whose word times run on across the pieces and fall on the sentences they belong to.
+func TestPocketsphinxLongAudio(t *testing.T) {
+	r := sharedPocketsphinx(t)
+	clips := harvardSpeech(t, "rms", 0, 6)
+	const pause = 0.8
+	long := joinWithPauses(clips, pause)
+	if p := splitPieces(long.Samples, long.SampleRate); len(p) < 2 {
+		t.Fatalf("%.1f s of speech gave %d pieces", long.Seconds(), len(p))
+	}
+	tr, err := r.Transcribe(context.Background(), long, TranscribeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscriptShape(t, tr, long.Seconds())
+	if tr.Duration != long.Seconds() {
+		t.Errorf("duration %v, want %v", tr.Duration, long.Seconds())
+	}
+	// The last sentence's words ("the juice of lemons makes fine punch") start after the
+	// fifth pause.
+	lastStart := long.Seconds() - clips[5].Seconds()
+	var inLast int
+	for _, w := range tr.Words {
+		if w.Start >= lastStart-0.05 {
+			inLast++
+		}
+	}
+	if inLast < 4 || inLast > 9 {
+		t.Errorf("%d words fall in the last sentence (from %.2f s): %+v", inLast, lastStart, tr.Words)
+	}
+	wer := enginetest.WER([]string{strings.Join(enginetest.HarvardSentences()[:6], " ")}, []string{tr.Text})
+	if wer > 40 {
+		t.Errorf("WER %.1f %%: %q", wer, tr.Text)
+	}
+	t.Logf("%.1f s, WER %.1f %%: %s", long.Seconds(), wer, tr.Text)
+}
+
+func TestPocketsphinxRefusals(t *testing.T) {
+	r := sharedPocketsphinx(t)
+	clip := tone(1, 16000)
+	var lerr *UnsupportedLanguageError
+	if _, err := r.Transcribe(context.Background(), clip, TranscribeOptions{Language: "fr-FR"}); !errors.As(err, &lerr) ||
+		lerr.Language != "fr-FR" || len(lerr.Supported) != 1 || lerr.Supported[0] != "en" {
+		t.Errorf("French: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Transcribe(ctx, clip, TranscribeOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	// Silence has no words.
+	tr, err := r.Transcribe(context.Background(), PCM{Samples: make([]int16, 16000), SampleRate: 16000}, TranscribeOptions{})
+	if err != nil || tr.Text != "" || len(tr.Words) != 0 || tr.Duration != 1 {
+		t.Errorf("silence: %+v, %v", tr, err)
+	}
+}
+
+func TestDecodeForRecognition(t *testing.T) {
+	ctx := context.Background()
+	speech := harvardSpeech(t, "slt", 0, 1)[0]
+	// Any container and codec comes back as 16 kHz mono of the same length.
+	for _, name := range []string{"mp3_44100_128", "opus_48000_64", "wav_22050", "wav_8000"} {
+		f, err := audio.ParseFormat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encoded, err := audio.Encode(ctx, speech.Samples, speech.SampleRate, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pcm, err := DecodeForRecognition(ctx, encoded)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if pcm.SampleRate != RecognitionRate || pcm.Seconds() < speech.Seconds()-0.1 || pcm.Seconds() > speech.Seconds()+0.1 {
+			t.Errorf("%s: %d samples at %d Hz for %.2f s of speech", name, len(pcm.Samples), pcm.SampleRate, speech.Seconds())
+		}
+	}
+	for name, data := range map[string][]byte{
+		"empty":     nil,
+		"text":      []byte("this is not audio, just a few words of text\n"),
+		"truncated": audio.WAV(speech.Samples, speech.SampleRate)[:30],
+	} {
+		if _, err := DecodeForRecognition(ctx, data); !errors.Is(err, ErrNotAudio) {
+			t.Errorf("%s: %v, want ErrNotAudio", name, err)
+		}
+	}
+	if _, err := DecodeForRecognition(ctx, audio.WAV(speech.Samples[:1500], 16000)); !errors.Is(err, ErrAudioTooShort) {
+		t.Errorf("94 ms: %v, want ErrAudioTooShort", err)
+	}
+	if _, err := DecodeForRecognition(ctx, audio.WAV(speech.Samples[:1700], 16000)); err != nil {
+		t.Errorf("106 ms: %v", err)
+	}
+}
+
+// BenchmarkPocketsphinxTranscribe measures batch transcription speed against the
+// pocketsphinx_batch command on the same audio: the first 20 Harvard sentences spoken by slt
+// with 0.6 s pauses (about 70 s). The command decodes the file as one utterance (its reported
+// decoding time, model loading excluded); the recognizer, with its decoders already loaded, cuts
+// it at pauses and decodes with 1 and 2 workers. Reported: times real time (x-rt), the speed
+// over the command's (vs-command), CPU seconds per audio second (cpu-per-s), and the load time
+// of one decoder.
+//
+//	go test ./internal/engine/ -run '^$' -bench BenchmarkPocketsphinxTranscribe -benchtime 3x
+func BenchmarkPocketsphinxTranscribe(b *testing.B) {
+	if why := enginetest.PocketsphinxBatchAvailable(); why != "" {
+		b.Skip(why)
+	}
+	long := joinWithPauses(harvardSpeech(b, "slt", 0, 20), 0.6)
+	dir := b.TempDir()
+	if err := enginetest.WriteRaw(filepath.Join(dir, "long.raw"), long.Samples, long.SampleRate); err != nil {
+		b.Fatal(err)
+	}
+	cmd, err := enginetest.PocketsphinxBatch(dir, []string{"long"}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmdXRT := long.Seconds() / cmd.DecodeSeconds
+	b.Run("command", func(b *testing.B) {
+		b.ReportMetric(cmdXRT, "x-rt")
+		b.ReportMetric(cmd.DecodeSeconds, "decode-s")
+	})
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			r, err := NewPocketsphinx(PocketsphinxConfig{Workers: workers})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			if _, err := r.Transcribe(context.Background(), long, TranscribeOptions{}); err != nil { // loads the decoders
+				b.Fatal(err)
+			}
+			cpu0 := cpuSeconds()
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := r.Transcribe(context.Background(), long, TranscribeOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perOp := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(long.Seconds()/perOp, "x-rt")
+			b.ReportMetric(cmd.DecodeSeconds/perOp, "vs-command")
+			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N)/long.Seconds(), "cpu-per-s")
+			b.ReportMetric(float64(r.LoadTime().Milliseconds()), "load-ms")
+		})
+	}
+}
+
+// cpuSeconds is the CPU time this process has used (user + system).
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}

@@ -1,0 +1,353 @@
+package stt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"timbre/internal/access"
+	"timbre/internal/errs"
+	"timbre/internal/httpx"
+	"timbre/internal/netguard"
+	"time"
+)
+
+// Handlers serves the speech-to-text routes.
+type Handlers struct {
+	Svc *Service
+	// MaxUpload bounds an uploaded or fetched audio file (bytes).
+	MaxUpload int64
+	// Fetch is the client that downloads source_url (guarded against internal addresses).
+	Fetch *http.Client
+}
+
+// DefaultMaxUpload is the largest audio file accepted by default (1 GiB).
+const DefaultMaxUpload = 1 << 30
+
+// NewFetchClient is the client for source_url: the SSRF guard of webhooks, a few redirects,
+// and a generous time limit for large files.
+func NewFetchClient(g *netguard.Guard) *http.Client {
+	return g.Client(netguard.ClientOptions{Timeout: 10 * time.Minute, MaxRedirects: 5})
+}
+
+// Routes registers the handlers.
+func (h *Handlers) Routes(rt *httpx.Router) {
+	feature := httpx.Feature("speech_to_text")
+	rt.Authed("POST /v1/speech-to-text", h.convert, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("GET /v1/speech-to-text/transcripts/{transcription_id}", h.get, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("DELETE /v1/speech-to-text/transcripts/{transcription_id}", h.delete, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("POST /v1/audio/transcriptions", h.openAITranscribe, httpx.Perm("speech_to_text"), feature)
+}
+
+func (h *Handlers) convert(w http.ResponseWriter, r *http.Request) error {
+	req, err := h.parse(r)
+	if err != nil {
+		return err
+	}
+	t, err := h.Svc.Transcribe(r.Context(), access.CallerFrom(r.Context()), req)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, t)
+	return nil
+}
+
+func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
+	t, err := h.Svc.Get(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"))
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, t)
+	return nil
+}
+
+func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
+	if err := h.Svc.Delete(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id")); err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, map[string]any{})
+	return nil
+}
+
+var errNotMultipart = errs.New(errs.Unsupported, "unsupported_media_type", "Send the request as multipart/form-data with the audio in the file field.")
+
+// parse reads and validates the multipart form of POST /v1/speech-to-text. Every field of the
+// reference is accepted; each invalid one is named in the 422.
+func (h *Handlers) parse(r *http.Request) (*Request, error) {
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		return nil, errNotMultipart
+	}
+	limit := h.MaxUpload
+	if limit <= 0 {
+		limit = DefaultMaxUpload
+	}
+	form, err := readForm(r, params["boundary"], limit)
+	if err != nil {
+		return nil, err
+	}
+	var v errs.Validator
+	req := &Request{Logging: true, Granularity: "word", TagAudioEvents: true}
+	q := r.URL.Query()
+	if s := q.Get("enable_logging"); s != "" {
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			v.Add("query", "enable_logging", "bool_parsing", "Input should be a valid boolean.")
+		}
+		req.Logging = b
+	}
+	field := func(name string) string { return strings.TrimSpace(form.value(name)) }
+	boolean := func(name string, dst *bool) {
+		if s := field(name); s != "" {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				v.Add("body", name, "bool_parsing", "Input should be a valid boolean.")
+			}
+			*dst = b
+		}
+	}
+	req.ModelID = field("model_id")
+	switch {
+	case req.ModelID == "":
+		v.Add("body", "model_id", "missing", "Field required: model_id.")
+	case !slices.Contains(Models, req.ModelID):
+		v.Add("body", "model_id", "enum", fmt.Sprintf("Unknown model_id '%s'. Use one of: %s.", req.ModelID, strings.Join(Models, ", ")))
+	}
+	req.LanguageCode = field("language_code")
+	if g := field("timestamps_granularity"); g != "" {
+		if !slices.Contains([]string{"none", "word", "character"}, g) {
+			v.Add("body", "timestamps_granularity", "enum", "Input should be 'none', 'word' or 'character'.")
+		}
+		req.Granularity = g
+	}
+	boolean("tag_audio_events", &req.TagAudioEvents)
+	boolean("diarize", &req.Diarize)
+	boolean("use_multi_channel", &req.MultiChannel)
+	var webhook, noVerbatim, speakerLibrary, speakerRoles bool
+	boolean("webhook", &webhook)
+	boolean("no_verbatim", &noVerbatim)
+	boolean("use_speaker_library", &speakerLibrary)
+	boolean("detect_speaker_roles", &speakerRoles)
+	if s := field("num_speakers"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 32 {
+			v.Add("body", "num_speakers", "value_error", "Input should be an integer from 1 to 32.")
+		}
+		req.NumSpeakers = n
+	}
+	if s := field("diarization_threshold"); s != "" {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || x < 0.1 || x > 0.4 {
+			v.Add("body", "diarization_threshold", "value_error", "Input should be a number from 0.1 to 0.4.")
+		}
+		req.Threshold = x
+	}
+	if s := field("temperature"); s != "" {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || x < 0 || x > 2 {
+			v.Add("body", "temperature", "value_error", "Input should be a number from 0 to 2.")
+		}
+		req.Temperature = &x
+	}
+	if s := field("seed"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 0 || n > 2147483647 {
+			v.Add("body", "seed", "value_error", "Input should be an integer from 0 to 2147483647.")
+		}
+		req.Seed = &n
+	}
+	if s := field("file_format"); s != "" {
+		if s != "pcm_s16le_16" && s != "other" {
+			v.Add("body", "file_format", "enum", "Input should be 'pcm_s16le_16' or 'other'.")
+		}
+		req.RawPCM = s == "pcm_s16le_16"
+	}
+	if s := field("multichannel_output_style"); s != "" && s != "separate" && s != "combined" {
+		v.Add("body", "multichannel_output_style", "enum", "Input should be 'separate' or 'combined'.")
+	}
+	if s := field("entity_redaction_mode"); s != "" && !slices.Contains([]string{"redacted", "entity_type", "enumerated_entity_type"}, s) {
+		v.Add("body", "entity_redaction_mode", "enum", "Input should be 'redacted', 'entity_type' or 'enumerated_entity_type'.")
+	}
+	req.Keyterms = form.values("keyterms")
+	if len(req.Keyterms) > 1000 {
+		v.Add("body", "keyterms", "too_long", "At most 1000 keyterms.")
+	}
+	for _, k := range req.Keyterms {
+		if utf8.RuneCountInString(k) >= 50 || len(strings.Fields(k)) > 5 || strings.TrimSpace(k) == "" {
+			v.Add("body", "keyterms", "value_error", fmt.Sprintf("Each keyterm must be under 50 characters and at most 5 words ('%.60s' is not).", k))
+			break
+		}
+	}
+	if s := field("additional_formats"); s != "" {
+		if err := json.Unmarshal([]byte(s), &req.Exports); err != nil {
+			v.Add("body", "additional_formats", "json_invalid", "Input should be a JSON list of export options, each with a format.")
+		}
+		for _, e := range req.Exports {
+			if !slices.Contains(ExportFormats, e.Format) {
+				v.Add("body", "additional_formats", "union_tag_invalid", fmt.Sprintf("Unknown format '%s'. Use one of: %s.", e.Format, strings.Join(ExportFormats, ", ")))
+				break
+			}
+		}
+	}
+	if s := field("webhook_metadata"); s != "" {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(s), &m); err != nil {
+			v.Add("body", "webhook_metadata", "json_invalid", "Input should be a JSON object.")
+		}
+		req.WebhookMeta = s
+	}
+	if webhook {
+		// The asynchronous mode delivers through the workspace's speech-to-text webhooks, which are
+		// not wired to transcription yet; refusing beats answering without ever delivering.
+		v.Add("body", "webhook", "value_error", "Asynchronous transcription (webhook=true) is not available on this server yet; send the request without it.")
+	}
+	if field("webhook_id") != "" && !webhook {
+		v.Add("body", "webhook_id", "value_error", "webhook_id is only valid when webhook is true.")
+	}
+	source := field("source_url")
+	if source == "" {
+		source = field("cloud_storage_url")
+	}
+	switch {
+	case form.file != nil && source != "":
+		v.Add("body", "file", "value_error", "Send exactly one of file or source_url, not both.")
+	case form.file == nil && source == "":
+		v.Add("body", "file", "missing", "Send the audio in the file field (or a source_url).")
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if form.file != nil {
+		req.Audio, req.FileName = form.file, form.fileName
+	} else if req.Audio, req.FileName, err = h.download(r.Context(), source, limit); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// download fetches source_url through the SSRF guard, up to limit bytes.
+func (h *Handlers) download(ctx context.Context, raw string, limit int64) ([]byte, string, error) {
+	bad := func(msg string) error {
+		var v errs.Validator
+		v.Add("body", "source_url", "value_error", msg)
+		return v.Err()
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, "", bad("source_url must be an http or https URL.")
+	}
+	if h.Fetch == nil {
+		return nil, "", bad("Fetching audio from a URL is not enabled on this server.")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, "", bad("source_url must be an http or https URL.")
+	}
+	res, err := h.Fetch.Do(req)
+	if err != nil {
+		if errors.Is(err, netguard.ErrBlocked) {
+			return nil, "", bad("source_url points to an address this server may not fetch from.")
+		}
+		return nil, "", bad(fmt.Sprintf("source_url could not be fetched: %v", err))
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, "", bad(fmt.Sprintf("source_url answered %d %s.", res.StatusCode, http.StatusText(res.StatusCode)))
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
+	if err != nil {
+		return nil, "", bad(fmt.Sprintf("source_url could not be read: %v", err))
+	}
+	if int64(len(data)) > limit {
+		return nil, "", errs.Errorf(errs.TooLarge, "file_too_large", "The file at source_url is larger than %d MB.", limit>>20)
+	}
+	name := u.Path[strings.LastIndexByte(u.Path, '/')+1:]
+	return data, name, nil
+}
+
+// form is a parsed multipart body: its text fields and the one audio file.
+type form struct {
+	fields   map[string][]string
+	file     []byte
+	fileName string
+}
+
+func (f *form) value(name string) string {
+	if v := f.fields[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+func (f *form) values(name string) []string { return f.fields[name] }
+
+// maxFieldBytes bounds each text field (keyterms, additional_formats, metadata); the file has
+// its own limit.
+const maxFieldBytes = 1 << 20
+
+// readForm reads a multipart body part by part, keeping the file (at most limit bytes) and the
+// text fields (each at most maxFieldBytes), so that an oversize upload is refused as it
+// arrives rather than after it was stored.
+func readForm(r *http.Request, boundary string, limit int64) (*form, error) {
+	mr := multipart.NewReader(r.Body, boundary)
+	f := &form{fields: map[string][]string{}}
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			return f, nil
+		}
+		if err != nil {
+			return nil, bodyError(err)
+		}
+		name := p.FormName()
+		if name == "file" || name == "audio" {
+			if f.file != nil {
+				var v errs.Validator
+				v.Add("body", name, "value_error", "Send one file.")
+				return nil, v.Err()
+			}
+			data, err := io.ReadAll(io.LimitReader(p, limit+1))
+			if err != nil {
+				return nil, bodyError(err)
+			}
+			if int64(len(data)) > limit {
+				return nil, errs.Errorf(errs.TooLarge, "file_too_large", "The file is larger than %d MB.", limit>>20)
+			}
+			f.file, f.fileName = data, p.FileName()
+			if f.file == nil {
+				f.file = []byte{}
+			}
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(p, maxFieldBytes+1))
+		if err != nil {
+			return nil, bodyError(err)
+		}
+		if len(data) > maxFieldBytes {
+			var v errs.Validator
+			v.Add("body", name, "too_long", "The field is larger than 1 MB.")
+			return nil, v.Err()
+		}
+		f.fields[name] = append(f.fields[name], string(data))
+	}
+}
+
+// bodyError keeps errors of the connection (a cut body, the read deadline) for httpx to
+// answer, and calls anything else a malformed form.
+func bodyError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrDeadlineExceeded) {
+		return err
+	}
+	return errs.Errorf(errs.Invalid, "invalid_multipart", "The multipart body could not be read: %v", err)
+}

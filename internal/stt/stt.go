@@ -1,0 +1,282 @@
+// Package stt is speech to text: request validation, charging audio seconds through the
+// metering ledger, running a recognizer (the embedded pocketsphinx, or a whisper server through
+// the OpenAI adapter), shaping the transcript as the API returns it (words, spacing, characters,
+// exports) and keeping it for GET /v1/speech-to-text/transcripts/{id}.
+package stt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"timbre/internal/access"
+	"timbre/internal/engine"
+	"timbre/internal/errs"
+	"timbre/internal/metering"
+	"timbre/internal/plan"
+	"timbre/internal/store"
+)
+
+// Store is what speech to text needs of the database.
+type Store interface {
+	Workspace(ctx context.Context, id string, now time.Time) (*store.Workspace, error)
+	InTx(ctx context.Context, fn func(tx *store.Tx) error) error
+	Transcript(ctx context.Context, workspaceID, id string) (*store.Transcript, error)
+	DeleteTranscript(ctx context.Context, workspaceID, id string) error
+	LedgerProgress(ctx context.Context, workspaceID, id string, units, credits int64, now time.Time) error
+}
+
+// Service transcribes audio for workspaces.
+type Service struct {
+	DB          Store
+	Recognizers []engine.Recognizer // the first that covers a language transcribes it
+	Now         func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// Models are the speech-to-text model ids Timbre accepts: ElevenLabs' Scribe ids map to the
+// configured recognizers, as does Timbre's own id.
+var Models = []string{"scribe_v1", "scribe_v2", "timbre_stt_v1"}
+
+// Request is one transcription, validated (see Parse).
+type Request struct {
+	ModelID      string
+	LanguageCode string // as the caller gave it; "" = detect
+	Audio        []byte
+	FileName     string
+	RawPCM       bool // file_format=pcm_s16le_16: Audio is 16-bit little-endian mono PCM at 16 kHz
+
+	Granularity    string // none, word or character
+	TagAudioEvents bool
+	Diarize        bool
+	NumSpeakers    int     // 0 = unknown
+	Threshold      float64 // diarization_threshold; 0 = default
+	Keyterms       []string
+	Temperature    *float64
+	Seed           *int64
+	MultiChannel   bool
+	Exports        []ExportOptions
+	Logging        bool   // keep the transcript (enable_logging)
+	WebhookMeta    string // webhook_metadata, JSON
+}
+
+// errAudio is the 422 for audio that cannot be transcribed, naming the field it came from.
+func errAudio(field, msg string) error {
+	var v errs.Validator
+	v.Add("body", field, "value_error", msg)
+	return v.Err()
+}
+
+// Transcribe decodes r's audio, charges its seconds, recognizes it and returns the transcript
+// (stored when r.Logging). Nothing is charged or stored when the audio cannot be decoded; a
+// recognizer failure refunds the charge and leaves no transcript.
+func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) (*Transcript, error) {
+	rec, err := engine.ChooseRecognizer(s.Recognizers, r.LanguageCode)
+	if errors.Is(err, engine.ErrUnsupportedLanguage) {
+		return nil, errAudio("language_code", err.Error())
+	}
+	if err != nil {
+		return nil, errs.Errorf(errs.Unavailable, "stt_unavailable", "Speech to text is not available on this server: %v", err)
+	}
+	pcm, err := s.decode(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := s.DB.Workspace(ctx, c.WorkspaceID, s.now())
+	if err != nil {
+		return nil, err
+	}
+	tier := plan.Get(ws.Tier)
+	seconds := pcm.Seconds()
+	cost := plan.STTCredits(tier, seconds)
+	id := store.NewID()
+	var res *metering.Reservation
+	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		res, err = metering.Reserve(ctx, tx, metering.Charge{
+			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
+			Product: metering.STT, Kind: metering.Seconds, Units: int64(seconds + 0.999), Credits: cost, Allowance: tier.CharacterLimit,
+		}, s.now())
+		if err != nil {
+			return metering.QuotaAPIError(err)
+		}
+		if !r.Logging {
+			return nil
+		}
+		return tx.InsertTranscript(ctx, &store.Transcript{
+			ID: id, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
+			LanguageCode: r.LanguageCode, FileName: r.FileName, State: store.TranscriptProcessing, DurationSecs: seconds,
+			WebhookMetadata: r.WebhookMeta, CreatedAt: s.now().Unix(),
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.recognize(ctx, rec, res, pcm, r)
+	if err != nil {
+		s.fail(c.WorkspaceID, id, res, r.Logging, err)
+		var unsupported *engine.UnsupportedLanguageError
+		if errors.As(err, &unsupported) {
+			return nil, errAudio("language_code", err.Error())
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, errs.Errorf(errs.Upstream, "transcription_failed", "The speech recognizer failed: %v", err)
+	}
+	t.TranscriptionID = id
+	if err := s.finish(ctx, c.WorkspaceID, res, t, r, seconds, cost); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// recognize runs the recognizer, keeping the reservation alive (a long file takes minutes) so
+// that it is not settled as stale meanwhile.
+func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *metering.Reservation, pcm engine.PCM, r *Request) (*Transcript, error) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		tick := time.NewTicker(heartbeatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), res.WorkspaceID, res.ID, 0, 0, s.now())
+			}
+		}
+	}()
+	tr, err := rec.Transcribe(ctx, pcm, engine.TranscribeOptions{Language: r.LanguageCode, Keyterms: r.Keyterms, Temperature: r.Temperature})
+	if err != nil {
+		return nil, err
+	}
+	t := Build(tr, r)
+	for _, o := range r.Exports {
+		f, err := Export(t, o)
+		if err != nil {
+			return nil, fmt.Errorf("export %s: %w", o.Format, err)
+		}
+		t.AdditionalFormats = append(t.AdditionalFormats, f)
+	}
+	return t, nil
+}
+
+// heartbeatEvery is how often a running transcription touches its ledger entry (see
+// metering.SettleStale, which settles entries quiet for longer).
+const heartbeatEvery = 30 * time.Second
+
+// finish commits the charge and stores the finished transcript in one transaction.
+func (s *Service) finish(ctx context.Context, workspaceID string, res *metering.Reservation, t *Transcript, r *Request, seconds float64, cost int64) error {
+	ctx = context.WithoutCancel(ctx) // the work is done: a client that left still pays for it
+	var result []byte
+	if r.Logging {
+		var err error
+		if result, err = json.Marshal(t); err != nil {
+			return err
+		}
+	}
+	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := metering.Commit(ctx, tx, res, int64(seconds+0.999), cost, s.now()); err != nil {
+			return err
+		}
+		if !r.Logging {
+			return nil
+		}
+		err := tx.FinishTranscript(ctx, workspaceID, t.TranscriptionID, store.TranscriptCompleted, t.LanguageCode, string(result), "", s.now().Unix())
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // deleted while it ran: the caller still gets it
+		}
+		return err
+	})
+}
+
+// fail refunds a transcription that produced nothing and drops its row.
+func (s *Service) fail(workspaceID, id string, res *metering.Reservation, logged bool, cause error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := metering.Refund(ctx, tx, res, s.now()); err != nil {
+			return err
+		}
+		if !logged {
+			return nil
+		}
+		err := tx.FinishTranscript(ctx, workspaceID, id, store.TranscriptFailed, "", "", cause.Error(), s.now().Unix())
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+}
+
+// decode turns the request's audio into 16 kHz mono PCM; undecodable or too short audio is a
+// 422 naming the file field.
+func (s *Service) decode(ctx context.Context, r *Request) (engine.PCM, error) {
+	if r.RawPCM {
+		if len(r.Audio)%2 != 0 {
+			return engine.PCM{}, errAudio("file", "With file_format pcm_s16le_16 the file must be 16-bit samples (an even number of bytes).")
+		}
+		pcm := engine.PCM{Samples: make([]int16, len(r.Audio)/2), SampleRate: engine.RecognitionRate}
+		for i := range pcm.Samples {
+			pcm.Samples[i] = int16(uint16(r.Audio[2*i]) | uint16(r.Audio[2*i+1])<<8)
+		}
+		if pcm.Seconds() < engine.MinRecognitionSeconds {
+			return engine.PCM{}, errAudio("file", fmt.Sprintf("The audio is %.0f ms long; at least 100 ms is needed.", 1000*pcm.Seconds()))
+		}
+		return pcm, nil
+	}
+	pcm, err := engine.DecodeForRecognition(ctx, r.Audio)
+	switch {
+	case errors.Is(err, engine.ErrAudioTooShort):
+		return engine.PCM{}, errAudio("file", "The audio is shorter than 100 ms.")
+	case errors.Is(err, engine.ErrNotAudio):
+		return engine.PCM{}, errAudio("file", "The file is not audio or video that can be decoded (or it is corrupt).")
+	case err != nil:
+		return engine.PCM{}, err
+	}
+	return pcm, nil
+}
+
+// Get returns a stored transcript of the caller's workspace: the finished transcript, or a 404
+// while it is processing (ElevenLabs answers the same until it is ready) or when it failed.
+func (s *Service) Get(ctx context.Context, c *access.Caller, id string) (*Transcript, error) {
+	row, err := s.DB.Transcript(ctx, c.WorkspaceID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errTranscriptNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch row.State {
+	case store.TranscriptProcessing:
+		return nil, errs.New(errs.NotFound, "transcript_processing", "The transcript is still being made; try again shortly.")
+	case store.TranscriptFailed:
+		return nil, errs.Errorf(errs.NotFound, "transcript_failed", "The transcription failed: %s", row.Error)
+	}
+	var t Transcript
+	if err := json.Unmarshal([]byte(row.Result), &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Delete removes a stored transcript of the caller's workspace.
+func (s *Service) Delete(ctx context.Context, c *access.Caller, id string) error {
+	err := s.DB.DeleteTranscript(ctx, c.WorkspaceID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return errTranscriptNotFound
+	}
+	return err
+}
+
+var errTranscriptNotFound = errs.New(errs.NotFound, "not_found_error", "Transcript not found.")

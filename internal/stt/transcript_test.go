@@ -1,0 +1,158 @@
+package stt
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"timbre/internal/engine"
+)
+
+// twoSentences is what pocketsphinx gives for two sentences with a pause between them.
+var twoSentences = &engine.Transcript{
+	Text: "the birch canoe slid i think it was smooth", Language: "en", LanguageProbability: 1, Duration: 4.2,
+	Words: []engine.TranscriptWord{
+		{Text: "the", Start: 0.10, End: 0.25, Logprob: -0.1},
+		{Text: "birch", Start: 0.25, End: 0.60, Logprob: -0.2},
+		{Text: "canoe", Start: 0.62, End: 1.10, Logprob: -0.3},
+		{Text: "slid", Start: 1.10, End: 1.40, Logprob: -0.05},
+		{Text: "i", Start: 2.30, End: 2.40, Logprob: -0.5},
+		{Text: "think", Start: 2.40, End: 2.70, Logprob: -0.4},
+		{Text: "it", Start: 2.70, End: 2.80, Logprob: -0.1},
+		{Text: "was", Start: 2.80, End: 3.00, Logprob: -0.1},
+		{Text: "smooth", Start: 3.00, End: 3.50, Logprob: -0.2},
+	},
+}
+
+func TestBuildWordsAndSpacing(t *testing.T) {
+	tr := Build(twoSentences, &Request{Granularity: "word"})
+	if tr.Text != "The birch canoe slid. I think it was smooth." {
+		t.Fatalf("text %q", tr.Text)
+	}
+	if tr.LanguageCode != "eng" || tr.LanguageProbability != 1 || tr.AudioDurationSecs != 4.2 {
+		t.Fatalf("language %q %v, duration %v", tr.LanguageCode, tr.LanguageProbability, tr.AudioDurationSecs)
+	}
+	if len(tr.Words) != 2*9-1 {
+		t.Fatalf("%d entries, want 9 words and 8 spacings", len(tr.Words))
+	}
+	sp := tr.Words[7] // between "slid." and "I"
+	if sp.Type != "spacing" || sp.Text != " " || *sp.Start != 1.4 || *sp.End != 2.3 {
+		t.Fatalf("spacing %+v", sp)
+	}
+	if w := tr.Words[0]; w.Type != "word" || w.Text != "The" || *w.Start != 0.1 || w.Logprob != -0.1 || w.Characters != nil {
+		t.Fatalf("first word %+v", w)
+	}
+	// The required keys of the API's word model are present on every entry.
+	data, _ := json.Marshal(tr)
+	var raw struct {
+		Words []map[string]any `json:"words"`
+	}
+	_ = json.Unmarshal(data, &raw)
+	for _, w := range raw.Words {
+		for _, k := range []string{"text", "type", "logprob", "start", "end"} {
+			if _, ok := w[k]; !ok {
+				t.Fatalf("word %v lacks %s", w, k)
+			}
+		}
+	}
+}
+
+func TestBuildGranularity(t *testing.T) {
+	none := Build(twoSentences, &Request{Granularity: "none"})
+	if w := none.Words[0]; w.Start != nil || w.End != nil {
+		t.Fatalf("granularity none kept times: %+v", w)
+	}
+	ch := Build(twoSentences, &Request{Granularity: "character"})
+	cs := ch.Words[2].Characters // "birch"
+	if len(cs) != 5 || cs[0].Text != "b" || *cs[0].Start != 0.25 || *cs[4].End != 0.6 {
+		t.Fatalf("characters of birch: %+v", cs)
+	}
+}
+
+func TestBuildKeepsPunctuatedText(t *testing.T) {
+	tr := Build(&engine.Transcript{Text: "Hello, World", Language: "en", Words: []engine.TranscriptWord{
+		{Text: "Hello,", Start: 0, End: 0.5}, {Text: "World", Start: 2, End: 2.5}}}, &Request{Granularity: "word"})
+	if tr.Text != "Hello, World" {
+		t.Fatalf("a punctuated transcript was re-cased: %q", tr.Text)
+	}
+}
+
+func TestExports(t *testing.T) {
+	tr := Build(twoSentences, &Request{Granularity: "word"})
+	srt, err := Export(tr, ExportOptions{Format: "srt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "1\n00:00:00,100 --> 00:00:01,400\nThe birch canoe slid.\n\n2\n00:00:02,300 --> 00:00:03,500\nI think it was smooth.\n\n"
+	if srt.Content != want || srt.FileExtension != "srt" || srt.IsBase64Encoded {
+		t.Fatalf("srt:\n%q", srt.Content)
+	}
+	txt, _ := Export(tr, ExportOptions{Format: "txt", IncludeTimestamps: ptr(false)})
+	if txt.Content != "The birch canoe slid.\n\nI think it was smooth.\n" {
+		t.Fatalf("txt:\n%q", txt.Content)
+	}
+	sj, _ := Export(tr, ExportOptions{Format: "segmented_json"})
+	var segs struct {
+		Segments []segment `json:"segments"`
+	}
+	if err := json.Unmarshal([]byte(sj.Content), &segs); err != nil || len(segs.Segments) != 2 || segs.Segments[1].Start != 2.3 {
+		t.Fatalf("segmented_json %v: %s", err, sj.Content)
+	}
+	h, _ := Export(tr, ExportOptions{Format: "html"})
+	if !strings.Contains(h.Content, "<p><strong>[00:00:00.100 - 00:00:01.400]</strong><br>The birch canoe slid.</p>") {
+		t.Fatalf("html:\n%s", h.Content)
+	}
+	d, err := Export(tr, ExportOptions{Format: "docx"})
+	if err != nil || !d.IsBase64Encoded {
+		t.Fatal(err)
+	}
+	if doc := docxText(t, d.Content); !strings.Contains(doc, "The birch canoe slid.") || !strings.Contains(doc, "I think it was smooth.") {
+		t.Fatalf("docx document.xml lacks the text: %.400s", doc)
+	}
+	p, err := Export(tr, ExportOptions{Format: "pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := base64.StdEncoding.DecodeString(p.Content); !bytes.HasPrefix(data, []byte("%PDF-")) || len(data) < 500 {
+		t.Fatalf("not a PDF: %.40q", data)
+	}
+}
+
+// docxText is the word/document.xml of a base64 docx.
+func docxText(t *testing.T, b64 string) string {
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("docx is not a zip: %v", err)
+	}
+	for _, f := range zr.File {
+		if f.Name == "word/document.xml" {
+			rc, _ := f.Open()
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			return string(b)
+		}
+	}
+	t.Fatal("docx has no word/document.xml")
+	return ""
+}
+
+func TestSegmentsSplitOnLimits(t *testing.T) {
+	tr := Build(twoSentences, &Request{Granularity: "word"})
+	segs := segments(tr, exportSpec{maxChars: 12})
+	for _, s := range segs {
+		if len(s.Text) > 12 && len(s.Words) > 1 {
+			t.Fatalf("segment over 12 characters: %q", s.Text)
+		}
+	}
+	if got := wrap("one two three four", 9); strings.Join(got, "|") != "one two|three|four" {
+		t.Fatalf("wrap: %q", got)
+	}
+}
