@@ -1828,6 +1828,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/speech-to-text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speech To Text
+         * @description Transcribe an audio or video file. If webhook is set to true, the request will be processed asynchronously and results sent to configured webhooks. When use_multi_channel is true and the provided audio has multiple channels, a 'transcripts' object with separate transcripts for each channel is returned; set multichannel_output_style='combined' to instead receive a single transcript with all channels merged and sorted by time. Otherwise, returns a single transcript. The optional webhook_metadata parameter allows you to attach custom data that will be included in webhook responses for request correlation and tracking.
+         */
+        post: operations["speech_to_text"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speech-to-text/transcripts/{transcription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Transcript By Id
+         * @description Retrieve a previously generated transcript by its ID.
+         */
+        get: operations["get_transcript_by_id"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Transcript By Id
+         * @description Delete a previously generated transcript by its ID.
+         */
+        delete: operations["delete_transcript_by_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create transcription (OpenAI format)
+         * @description Transcribes audio with the request and response of OpenAI's `POST /v1/audio/transcriptions`, so OpenAI clients and tools transcribe with Timbre by changing their base URL. The work, the charge (audio seconds, as `POST /v1/speech-to-text`) and the stored transcript are those of `POST /v1/speech-to-text`. `model` is required by the protocol and may be any value (whisper-1, gpt-4o-transcribe, …): the configured recognizer transcribes. `prompt`'s words bias recognition as keyterms do. `response_format` json (default), text, srt, verbose_json (with `words` when `timestamp_granularities[]` includes word) or vtt. The API key may be sent as `Authorization: Bearer <key>`.
+         */
+        post: operations["timbre_openai_transcription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/single-use-token/{token_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Single Use Token
+         * @description Generate a time limited single-use token with embedded authentication for frontend clients.
+         */
+        post: operations["get_single_use_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/capabilities": {
         parameters: {
             query?: never;
@@ -2723,6 +2807,36 @@ export interface components {
              */
             status: string;
         };
+        /** AdditionalFormatResponseModel */
+        AdditionalFormatResponseModel: {
+            /**
+             * Requested Format
+             * @description The requested format.
+             */
+            requested_format: string;
+            /**
+             * File Extension
+             * @description The file extension of the additional format.
+             */
+            file_extension: string;
+            /**
+             * Content Type
+             * @description The content type of the additional format.
+             */
+            content_type: string;
+            /**
+             * Is Base64 Encoded
+             * @description Whether the content is base64 encoded.
+             */
+            is_base64_encoded: boolean;
+            /**
+             * Content
+             * @description The content of the additional format.
+             */
+            content: string;
+        };
+        /** AdditionalFormats */
+        AdditionalFormats: components["schemas"]["ExportOptions"][];
         /**
          * AudioWithTimestampsResponseModel
          * @example {
@@ -2935,6 +3049,180 @@ export interface components {
              * @description The ID of the target workspace (service account) API key. This is not the API key string itself that you pass in the header for authentication — it is the key's ID, which workspace admins can find under Developers → Service Accounts.
              */
             workspace_api_key_id?: string | null;
+        };
+        /** Body_Speech_to_Text_v1_speech_to_text_post */
+        Body_Speech_to_Text_v1_speech_to_text_post: {
+            /**
+             * Model Id
+             * @description The ID of the model to use for transcription.
+             * @enum {string}
+             */
+            model_id: "scribe_v1" | "scribe_v2";
+            /**
+             * File
+             * @description The file to transcribe (100ms minimum audio length). All major audio and video formats are supported. Exactly one of the file or cloud_storage_url parameters must be provided. The file size must be less than 5.0GB.
+             */
+            file?: string | null;
+            /**
+             * Language Code
+             * @description An ISO-639-1 or ISO-639-3 language_code corresponding to the language of the audio file. Can sometimes improve transcription performance if known beforehand. Defaults to null, in this case the language is predicted automatically.
+             */
+            language_code?: string | null;
+            /**
+             * Tag Audio Events
+             * @description Whether to tag audio events like (laughter), (footsteps), etc. in the transcription.
+             * @default true
+             */
+            tag_audio_events?: boolean;
+            /**
+             * Num Speakers
+             * @description The maximum amount of speakers talking in the uploaded file. Can help with predicting who speaks when. The maximum amount of speakers that can be predicted is 32. Defaults to null, in this case the amount of speakers is set to the maximum value the model supports.
+             */
+            num_speakers?: number | null;
+            /**
+             * Timestamps Granularity
+             * @description The granularity of the timestamps in the transcription. 'word' provides word-level timestamps and 'character' provides character-level timestamps per word.
+             * @default word
+             * @enum {string}
+             */
+            timestamps_granularity?: "none" | "word" | "character";
+            /**
+             * Diarize
+             * @description Whether to annotate which speaker is currently talking in the uploaded file.
+             * @default false
+             */
+            diarize?: boolean;
+            /**
+             * Diarization Threshold
+             * @description Diarization threshold to apply during speaker diarization. A higher value means there will be a lower chance of one speaker being diarized as two different speakers but also a higher chance of two different speakers being diarized as one speaker (less total speakers predicted). A low value means there will be a higher chance of one speaker being diarized as two different speakers but also a lower chance of two different speakers being diarized as one speaker (more total speakers predicted). Can only be set when diarize=True and num_speakers=None. Defaults to None, in which case we will choose a threshold based on the model_id (0.22 usually).
+             */
+            diarization_threshold?: number | null;
+            /**
+             * @description A list of additional formats to export the transcript to.
+             * @example [
+             *       {
+             *         "format": "srt",
+             *         "include_speakers": true,
+             *         "include_timestamps": true
+             *       },
+             *       {
+             *         "format": "txt",
+             *         "include_speakers": false
+             *       }
+             *     ]
+             */
+            additional_formats?: components["schemas"]["AdditionalFormats"];
+            /**
+             * File Format
+             * @description The format of input audio. Options are 'pcm_s16le_16' or 'other' For `pcm_s16le_16`, the input audio must be 16-bit PCM at a 16kHz sample rate, single channel (mono), and little-endian byte order. Latency will be lower than with passing an encoded waveform.
+             * @default other
+             * @example pcm_s16le_16
+             * @example other
+             * @enum {string}
+             */
+            file_format?: "pcm_s16le_16" | "other";
+            /**
+             * Cloud Storage Url
+             * @deprecated
+             * @description [Deprecated] This parameter is deprecated and will be removed in the future. Use 'source_url' instead.The HTTPS URL of the file to transcribe. Exactly one of the file or cloud_storage_url parameters must be provided. The file must be accessible via HTTPS and the file size must be less than 2GB. Any valid HTTPS URL is accepted, including URLs from cloud storage providers (AWS S3, Google Cloud Storage, Cloudflare R2, etc.), CDNs, or any other HTTPS source. URLs can be pre-signed or include authentication tokens in query parameters.
+             * @example https://storage.googleapis.com/my-bucket/folder/audio.mp3
+             * @example https://my-bucket.s3.us-west-2.amazonaws.com/folder/audio.mp3
+             * @example https://account123.r2.cloudflarestorage.com/my-bucket/audio.mp3
+             * @example https://cdn.example.com/media/audio.wav
+             */
+            cloud_storage_url?: string | null;
+            /**
+             * Source Url
+             * @description The URL of an audio or video file to transcribe. Supports hosted video or audio files, YouTube video URLs, TikTok video URLs, and other video hosting services.
+             * @example https://storage.googleapis.com/my-bucket/folder/audio.mp3
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             * @example https://www.tiktok.com/@barstoolsports/video/7285745795779939614
+             */
+            source_url?: string | null;
+            /**
+             * Webhook
+             * @description Whether to send the transcription result to configured speech-to-text webhooks.  If set the request will return early without the transcription, which will be delivered later via webhook.
+             * @default false
+             */
+            webhook?: boolean;
+            /**
+             * Webhook Id
+             * @description Optional specific webhook ID to send the transcription result to. Only valid when webhook is set to true. If not provided, transcription will be sent to all configured speech-to-text webhooks.
+             */
+            webhook_id?: string | null;
+            /**
+             * Temperature
+             * @description Controls the randomness of the transcription output. Accepts values between 0.0 and 2.0, where higher values result in more diverse and less deterministic results. If omitted, we will use a temperature based on the model you selected which is usually 0.
+             */
+            temperature?: number | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be an integer between 0 and 2147483647.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Use Multi Channel
+             * @description Whether the audio file contains multiple channels where each channel contains a single speaker. When enabled, each channel is transcribed independently. By default a separate transcript is returned per channel; set multichannel_output_style='combined' to instead receive a single transcript with all channels merged and sorted by time. Each word in the response includes a 'channel_index' field indicating which channel it was spoken on. A maximum of 5 channels is supported. Each channel is billed independently at the full audio duration, so cost scales linearly with the number of channels.
+             * @default false
+             */
+            use_multi_channel?: boolean;
+            /**
+             * Multichannel Output Style
+             * @description Controls the response shape when use_multi_channel is enabled. 'separate' (default) returns one transcript per channel under 'transcripts'. 'combined' merges all channels into a single transcript whose words are sorted by start time, each carrying a 'channel_index' - matching the single-channel response shape. 'combined' requires timestamps (timestamps_granularity must not be 'none') and does not support entity detection or redaction.
+             * @default separate
+             * @enum {string}
+             */
+            multichannel_output_style?: "separate" | "combined";
+            /**
+             * Webhook Metadata
+             * @description Optional metadata to be included in the webhook response. This should be a JSON string representing an object with a maximum depth of 2 levels and maximum size of 16KB. Useful for tracking internal IDs, job references, or other contextual information.
+             * @example {"user_id": "123", "session_id": "abc-def-ghi"}
+             * @example {"request_type": "interview", "participant_name": "John Doe"}
+             */
+            webhook_metadata?: string | {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Entity Detection
+             * @description Detect entities in the transcript. Can be 'all' to detect all entities, a single entity type or category string, or a list of entity types/categories. Categories include 'pii', 'phi', 'pci', 'other', 'offensive_language'. When enabled, detected entities will be returned in the 'entities' field with their text, type, and character positions. Usage of this parameter will incur an additional 30% surcharge on the base transcription cost.
+             */
+            entity_detection?: string | string[] | null;
+            /**
+             * No Verbatim
+             * @description If true, the transcription will not have any filler words, false starts and non-speech sounds. Only supported with scribe_v2 model.
+             * @default false
+             */
+            no_verbatim?: boolean;
+            /**
+             * Use Speaker Library
+             * @description Whether to use the speaker library for identifying known speakers during diarization. When enabled and diarize is true, detected speakers will be matched against registered speakers in the workspace's speaker library.
+             * @default false
+             */
+            use_speaker_library?: boolean;
+            /**
+             * Detect Speaker Roles
+             * @description Whether to detect speaker roles (agent vs customer). Requires diarize=true. Cannot be used with use_multi_channel=true. When enabled, speaker_id values will be 'agent' and 'customer' instead of 'speaker_0', 'speaker_1', etc. Usage incurs an additional 10% surcharge on base transcription cost.
+             * @default false
+             */
+            detect_speaker_roles?: boolean;
+            /**
+             * Entity Redaction
+             * @description Redact entities from the transcript text. Accepts the same format as entity_detection: 'all', a category ('pii', 'phi'), or specific entity types. Must be a subset of entity_detection. When redaction is enabled, the entities field will not be returned. Usage of this parameter will incur an additional 30% surcharge on the base transcription cost.
+             */
+            entity_redaction?: string | string[] | null;
+            /**
+             * Entity Redaction Mode
+             * @description How to format redacted entities. 'redacted' replaces with {REDACTED}, 'entity_type' replaces with {ENTITY_TYPE}, 'enumerated_entity_type' replaces with {ENTITY_TYPE_N} where N enumerates each occurrence. Only used when entity_redaction is set.
+             * @default enumerated_entity_type
+             */
+            entity_redaction_mode?: string;
+            /**
+             * Keyterms
+             * @description A list of keyterms to bias the transcription towards.           The keyterms are words or phrases you want the model to recognise more accurately.           The number of keyterms cannot exceed 1000.           The length of each keyterm must be less than 50 characters.           Keyterms can contain at most 5 words (after normalisation).           For example ["hello", "world", "technical term"].           The following characters are not supported: `<`, `>`, `{`, `}`, `[`, `]`, `\`.           Usage of this parameter will incur an additional 20% surcharge on the base transcription cost.           When more than 100 keyterms are provided, a minimum billable duration of 20 seconds applies per request.
+             * @default []
+             */
+            keyterms?: string[];
         };
         /** Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post */
         Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post: {
@@ -3620,6 +3908,29 @@ export interface components {
              */
             status: string;
         };
+        /** DetectedEntity */
+        DetectedEntity: {
+            /**
+             * Text
+             * @description The text that was identified as an entity.
+             */
+            text: string;
+            /**
+             * Entity Type
+             * @description The type of entity detected (e.g., 'credit_card', 'email_address', 'person_name').
+             */
+            entity_type: string;
+            /**
+             * Start Char
+             * @description Start character position in the transcript text.
+             */
+            start_char: number;
+            /**
+             * End Char
+             * @description End character position in the transcript text.
+             */
+            end_char: number;
+        };
         /**
          * DeviceModel
          * @description Device information.
@@ -3674,6 +3985,30 @@ export interface components {
              * @description The discount applied to the invoice. E.g. [20.0f] for 20 cents off.
              */
             discount_amount_off?: number | null;
+        };
+        /** DocxExportOptions */
+        DocxExportOptions: {
+            /**
+             * Include Speakers
+             * @default true
+             */
+            include_speakers?: boolean;
+            /**
+             * Include Timestamps
+             * @default true
+             */
+            include_timestamps?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            format: "docx";
+            /** Segment On Silence Longer Than S */
+            segment_on_silence_longer_than_s?: number | null;
+            /** Max Segment Duration S */
+            max_segment_duration_s?: number | null;
+            /** Max Segment Chars */
+            max_segment_chars?: number | null;
         };
         /** EditAPIKeyRequest */
         EditAPIKeyRequest: {
@@ -3781,6 +4116,8 @@ export interface components {
         ErrorResponse: {
             detail: components["schemas"]["ErrorDetail"];
         };
+        /** ExportOptions */
+        ExportOptions: components["schemas"]["SegmentedJsonExportOptions"] | components["schemas"]["DocxExportOptions"] | components["schemas"]["PdfExportOptions"] | components["schemas"]["TxtExportOptions"] | components["schemas"]["HtmlExportOptions"] | components["schemas"]["SrtExportOptions"];
         /**
          * ExtendedSubscriptionResponseModel
          * @example {
@@ -4398,6 +4735,30 @@ export interface components {
         HistoryPageWithFeedback: components["schemas"]["GetSpeechHistoryResponseModel"] & {
             history: components["schemas"]["HistoryItemWithFeedback"][];
         };
+        /** HtmlExportOptions */
+        HtmlExportOptions: {
+            /**
+             * Include Speakers
+             * @default true
+             */
+            include_speakers?: boolean;
+            /**
+             * Include Timestamps
+             * @default true
+             */
+            include_timestamps?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            format: "html";
+            /** Segment On Silence Longer Than S */
+            segment_on_silence_longer_than_s?: number | null;
+            /** Max Segment Duration S */
+            max_segment_duration_s?: number | null;
+            /** Max Segment Chars */
+            max_segment_chars?: number | null;
+        };
         /**
          * HttpRequestModel
          * @description HTTP request details.
@@ -4743,6 +5104,93 @@ export interface components {
              */
             concurrency_group: string;
         };
+        /**
+         * MultichannelSpeechToTextResponseModel
+         * @description Response model for multichannel speech-to-text transcription.
+         * @example {
+         *       "transcripts": [
+         *         {
+         *           "language_code": "en",
+         *           "language_probability": 0.98,
+         *           "text": "Hello from channel one.",
+         *           "words": [
+         *             {
+         *               "end": 0.5,
+         *               "logprob": -0.124,
+         *               "speaker_id": "speaker_0",
+         *               "start": 0,
+         *               "text": "Hello",
+         *               "type": "word"
+         *             },
+         *             {
+         *               "end": 0.5,
+         *               "logprob": 0,
+         *               "speaker_id": "speaker_0",
+         *               "start": 0.5,
+         *               "text": " ",
+         *               "type": "spacing"
+         *             },
+         *             {
+         *               "end": 0.8,
+         *               "logprob": -0.089,
+         *               "speaker_id": "speaker_0",
+         *               "start": 0.5,
+         *               "text": "from",
+         *               "type": "word"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "language_code": "en",
+         *           "language_probability": 0.97,
+         *           "text": "Greetings from channel two.",
+         *           "words": [
+         *             {
+         *               "end": 0.7,
+         *               "logprob": -0.156,
+         *               "speaker_id": "speaker_1",
+         *               "start": 0.1,
+         *               "text": "Greetings",
+         *               "type": "word"
+         *             },
+         *             {
+         *               "end": 0.7,
+         *               "logprob": 0,
+         *               "speaker_id": "speaker_1",
+         *               "start": 0.7,
+         *               "text": " ",
+         *               "type": "spacing"
+         *             },
+         *             {
+         *               "end": 1,
+         *               "logprob": -0.078,
+         *               "speaker_id": "speaker_1",
+         *               "start": 0.7,
+         *               "text": "from",
+         *               "type": "word"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        MultichannelSpeechToTextResponseModel: {
+            /**
+             * Transcripts
+             * @description List of transcripts, one for each audio channel. Each transcript contains the text and word-level details for its respective channel.
+             */
+            transcripts: components["schemas"]["SpeechToTextChunkResponseModel"][];
+            /**
+             * Transcription Id
+             * @description The transcription ID of the response.
+             */
+            transcription_id?: string | null;
+            /**
+             * Audio Duration Secs
+             * @description The duration of the audio that was transcribed across all channels in seconds.
+             */
+            audio_duration_secs?: number | null;
+        };
         /** OpenAISpeechRequest */
         OpenAISpeechRequest: {
             /**
@@ -4775,6 +5223,40 @@ export interface components {
             /** @description Accepted so clients that send it work, and ignored: Timbre's engines (espeak-ng, flite) cannot follow style or tone instructions. The audio is the same with or without it. */
             instructions?: string;
         };
+        OpenAITranscription: {
+            text: string;
+            task?: string;
+            language?: string;
+            duration?: number;
+            words?: {
+                word: string;
+                start: number;
+                end: number;
+            }[];
+            segments?: Record<string, never>[];
+            usage?: {
+                type?: string;
+                seconds?: number;
+            };
+        };
+        OpenAITranscriptionRequest: {
+            /**
+             * Format: binary
+             * @description The audio (any container or codec ffmpeg reads).
+             */
+            file: string;
+            model: string;
+            /** @description ISO 639-1 code; detected when absent. */
+            language?: string;
+            prompt?: string;
+            /**
+             * @default json
+             * @enum {string}
+             */
+            response_format?: "json" | "text" | "srt" | "verbose_json" | "vtt";
+            temperature?: number;
+            "timestamp_granularities[]"?: ("word" | "segment")[];
+        };
         /**
          * PatchWorkspaceWebhookResponseModel
          * @example {
@@ -4787,6 +5269,30 @@ export interface components {
              * @description The status of the workspace webhook patch request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
              */
             status: string;
+        };
+        /** PdfExportOptions */
+        PdfExportOptions: {
+            /**
+             * Include Speakers
+             * @default true
+             */
+            include_speakers?: boolean;
+            /**
+             * Include Timestamps
+             * @default true
+             */
+            include_timestamps?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            format: "pdf";
+            /** Segment On Silence Longer Than S */
+            segment_on_silence_longer_than_s?: number | null;
+            /** Max Segment Duration S */
+            max_segment_duration_s?: number | null;
+            /** Max Segment Chars */
+            max_segment_chars?: number | null;
         };
         /** PendingCancellationResponseModel */
         PendingCancellationResponseModel: {
@@ -5285,6 +5791,30 @@ export interface components {
              */
             otpauth_url: string;
         };
+        /** SegmentedJsonExportOptions */
+        SegmentedJsonExportOptions: {
+            /**
+             * Include Speakers
+             * @default true
+             */
+            include_speakers?: boolean;
+            /**
+             * Include Timestamps
+             * @default true
+             */
+            include_timestamps?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            format: "segmented_json";
+            /** Segment On Silence Longer Than S */
+            segment_on_silence_longer_than_s?: number | null;
+            /** Max Segment Duration S */
+            max_segment_duration_s?: number | null;
+            /** Max Segment Chars */
+            max_segment_chars?: number | null;
+        };
         /** SensitiveActionCode */
         SensitiveActionCode: {
             /**
@@ -5432,6 +5962,24 @@ export interface components {
             user_id: string;
             email: string;
         };
+        /**
+         * SingleUseTokenResponseModel
+         * @example {
+         *       "token": "sutkn_1234567890"
+         *     }
+         */
+        SingleUseTokenResponseModel: {
+            /**
+             * Token
+             * @description A time bound single use token that expires after 15 minutes. Will be consumed on use.
+             */
+            token: string;
+        };
+        /**
+         * SingleUseTokenType
+         * @enum {string}
+         */
+        SingleUseTokenType: "realtime_scribe" | "batch_scribe" | "tts_websocket";
         /**
          * SpeakerResponseModel
          * @example {
@@ -5609,6 +6157,257 @@ export interface components {
              * @description The output format the audio was originally generated in.
              */
             output_format?: string | null;
+        };
+        /**
+         * SpeechToTextCharacterResponseModel
+         * @example {
+         *       "end": 0.1,
+         *       "start": 0,
+         *       "text": "H"
+         *     }
+         */
+        SpeechToTextCharacterResponseModel: {
+            /**
+             * Text
+             * @description The character that was transcribed.
+             */
+            text: string;
+            /**
+             * Start
+             * @description The start time of the character in seconds.
+             */
+            start?: number | null;
+            /**
+             * End
+             * @description The end time of the character in seconds.
+             */
+            end?: number | null;
+        };
+        /**
+         * SpeechToTextChunkResponseModel
+         * @description Chunk-level detail of the transcription with timing information.
+         * @example {
+         *       "language_code": "en",
+         *       "language_probability": 0.98,
+         *       "text": "Hello world!",
+         *       "words": [
+         *         {
+         *           "end": 0.5,
+         *           "logprob": -0.124,
+         *           "speaker_id": "speaker_1",
+         *           "start": 0,
+         *           "text": "Hello",
+         *           "type": "word"
+         *         },
+         *         {
+         *           "end": 0.5,
+         *           "logprob": 0,
+         *           "speaker_id": "speaker_1",
+         *           "start": 0.5,
+         *           "text": " ",
+         *           "type": "spacing"
+         *         },
+         *         {
+         *           "end": 1.2,
+         *           "logprob": -0.089,
+         *           "speaker_id": "speaker_1",
+         *           "start": 0.5,
+         *           "text": "world!",
+         *           "type": "word"
+         *         }
+         *       ]
+         *     }
+         */
+        SpeechToTextChunkResponseModel: {
+            /**
+             * Language Code
+             * @description The detected language code (e.g. 'eng' for English).
+             */
+            language_code: string;
+            /**
+             * Language Probability
+             * @description The confidence score of the language detection (0 to 1).
+             */
+            language_probability: number;
+            /**
+             * Text
+             * @description The raw text of the transcription.
+             */
+            text: string;
+            /**
+             * Words
+             * @description List of words with their timing information.
+             */
+            words: components["schemas"]["SpeechToTextWordResponseModel"][];
+            /**
+             * Channel Index
+             * @description The channel index this transcript belongs to (for multichannel audio).
+             */
+            channel_index?: number | null;
+            /**
+             * Additional Formats
+             * @description Requested additional formats of the transcript.
+             */
+            additional_formats?: (components["schemas"]["AdditionalFormatResponseModel"] | null)[] | null;
+            /**
+             * Transcription Id
+             * @description The transcription ID of the response.
+             */
+            transcription_id?: string | null;
+            /**
+             * Entities
+             * @description List of detected entities with their text, type, and character positions in the transcript.
+             */
+            entities?: components["schemas"]["DetectedEntity"][] | null;
+            /**
+             * Audio Duration Secs
+             * @description The duration of the audio that was transcribed in seconds.
+             */
+            audio_duration_secs?: number | null;
+        };
+        /**
+         * SpeechToTextWebhookResponseModel
+         * @example {
+         *       "message": "Request accepted. Transcription result will be sent to the webhook endpoint.",
+         *       "request_id": "1234567890"
+         *     }
+         */
+        SpeechToTextWebhookResponseModel: {
+            /**
+             * Message
+             * @description The message of the webhook response.
+             */
+            message: string;
+            /**
+             * Request Id
+             * @description The request ID of the webhook response.
+             */
+            request_id: string;
+            /**
+             * Transcription Id
+             * @description The transcription ID of the webhook response.
+             */
+            transcription_id?: string | null;
+        };
+        /**
+         * SpeechToTextWordResponseModel
+         * @description Word-level detail of the transcription with timing information.
+         * @example {
+         *       "characters": [
+         *         {
+         *           "end": 0.1,
+         *           "start": 0,
+         *           "text": "H"
+         *         },
+         *         {
+         *           "end": 0.2,
+         *           "start": 0.1,
+         *           "text": "e"
+         *         },
+         *         {
+         *           "end": 0.3,
+         *           "start": 0.2,
+         *           "text": "l"
+         *         },
+         *         {
+         *           "end": 0.4,
+         *           "start": 0.3,
+         *           "text": "l"
+         *         },
+         *         {
+         *           "end": 0.5,
+         *           "start": 0.4,
+         *           "text": "o"
+         *         }
+         *       ],
+         *       "end": 0.5,
+         *       "logprob": -0.124,
+         *       "speaker_id": "speaker_1",
+         *       "start": 0,
+         *       "text": "Hello",
+         *       "type": "word"
+         *     }
+         */
+        SpeechToTextWordResponseModel: {
+            /**
+             * Text
+             * @description The word or sound that was transcribed.
+             */
+            text: string;
+            /**
+             * Start
+             * @description The start time of the word or sound in seconds.
+             */
+            start?: number | null;
+            /**
+             * End
+             * @description The end time of the word or sound in seconds.
+             */
+            end?: number | null;
+            /**
+             * Type
+             * @description The type of the word or sound. 'audio_event' is used for non-word sounds like laughter or footsteps.
+             * @enum {string}
+             */
+            type: "word" | "spacing" | "audio_event";
+            /**
+             * Speaker Id
+             * @description Unique identifier for the speaker of this word.
+             */
+            speaker_id?: string | null;
+            /**
+             * Logprob
+             * @description The log of the probability with which this word was predicted. Logprobs are in range [-infinity, 0], higher logprobs indicate a higher confidence the model has in its predictions.
+             */
+            logprob: number;
+            /**
+             * Characters
+             * @description The characters that make up the word and their timing information.
+             */
+            characters?: components["schemas"]["SpeechToTextCharacterResponseModel"][] | null;
+            /**
+             * Channel Index
+             * @description The channel this word was spoken on (for multichannel audio). Null for single-channel transcriptions.
+             */
+            channel_index?: number | null;
+        };
+        /** SrtExportOptions */
+        SrtExportOptions: {
+            /**
+             * Max Characters Per Line
+             * @default 42
+             */
+            max_characters_per_line?: number | null;
+            /**
+             * Include Speakers
+             * @default false
+             */
+            include_speakers?: boolean;
+            /**
+             * Include Timestamps
+             * @default true
+             */
+            include_timestamps?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            format: "srt";
+            /**
+             * Segment On Silence Longer Than S
+             * @default 0.8
+             */
+            segment_on_silence_longer_than_s?: number | null;
+            /**
+             * Max Segment Duration S
+             * @default 4
+             */
+            max_segment_duration_s?: number | null;
+            /**
+             * Max Segment Chars
+             * @default 84
+             */
+            max_segment_chars?: number | null;
         };
         /**
          * StatusId
@@ -5881,6 +6680,35 @@ export interface components {
          * @description ElevenLabs' resource types, and Timbre's `history` (a history item shared in the workspace).
          */
         TimbreWorkspaceResourceType: components["schemas"]["WorkspaceResourceType"] | "history";
+        /** TxtExportOptions */
+        TxtExportOptions: {
+            /**
+             * Max Characters Per Line
+             * @default 100
+             */
+            max_characters_per_line?: number | null;
+            /**
+             * Include Speakers
+             * @default true
+             */
+            include_speakers?: boolean;
+            /**
+             * Include Timestamps
+             * @default true
+             */
+            include_timestamps?: boolean;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            format: "txt";
+            /** Segment On Silence Longer Than S */
+            segment_on_silence_longer_than_s?: number | null;
+            /** Max Segment Duration S */
+            max_segment_duration_s?: number | null;
+            /** Max Segment Chars */
+            max_segment_chars?: number | null;
+        };
         /**
          * UpdateWorkspaceMemberResponseModel
          * @example {
@@ -11174,6 +12002,263 @@ export interface operations {
                 };
                 content: {
                     "application/samlmetadata+xml": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    speech_to_text: {
+        parameters: {
+            query?: {
+                /** @description A single-use authentication token created via POST /v1/single-use-token/batch_scribe. This token can only be used once and expires after 15 minutes. Alternative to API key or bearer token authentication for frontend clients. */
+                token?: string | null;
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean log and transcript storage features are unavailable for this request. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Speech_to_Text_v1_speech_to_text_post"];
+            };
+        };
+        responses: {
+            /** @description Synchronous transcription result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["SpeechToTextChunkResponseModel"] | components["schemas"]["MultichannelSpeechToTextResponseModel"] | components["schemas"]["SpeechToTextWebhookResponseModel"]) & (components["schemas"]["SpeechToTextChunkResponseModel"] | components["schemas"]["MultichannelSpeechToTextResponseModel"]);
+                };
+            };
+            /** @description Asynchronous request accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request accepted. Transcription result will be sent to the webhook.",
+                     *       "request_id": "abc123"
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_transcript_by_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unique ID of the transcript to retrieve */
+                transcription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["SpeechToTextChunkResponseModel"] | components["schemas"]["MultichannelSpeechToTextResponseModel"]) & (components["schemas"]["SpeechToTextChunkResponseModel"] | components["schemas"]["MultichannelSpeechToTextResponseModel"]);
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "Authentication required."
+                     *       }
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Transcript not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "not_found_error",
+                     *         "message": "Transcript not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_transcript_by_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unique ID of the transcript to delete */
+                transcription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete completed successfully. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "status": "unauthorized",
+                     *         "message": "Authentication required."
+                     *       }
+                     *     }
+                     */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_openai_transcription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["OpenAITranscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The transcript: JSON for json and verbose_json, plain text for text, srt and vtt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAITranscription"];
+                    "text/plain": string;
+                };
+            };
+            /** @description `invalid_api_key`, or `quota_exceeded` when the audio would exceed the plan's credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `file_too_large`: the file is larger than the server's upload limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not multipart/form-data. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    get_single_use_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_type: components["schemas"]["SingleUseTokenType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SingleUseTokenResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             default: components["responses"]["Error"];
