@@ -12,6 +12,7 @@ import (
 	"timbre/internal/jobs"
 	"timbre/internal/metering"
 	"timbre/internal/store"
+	"timbre/internal/stt"
 	"timbre/internal/tts"
 	"timbre/internal/webhook"
 )
@@ -37,6 +38,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 	river.AddWorker(workers, &auth.AccountMailWorker{Svc: a.Auth})
 	river.AddWorker(workers, &CleanupWorker{DB: a.DB, Log: a.Log})
 	river.AddWorker(workers, &metering.SettleWorker{DB: a.DB, Log: a.Log, StaleAfter: a.Cfg.SettleAfter})
+	river.AddWorker(workers, &stt.TranscribeWorker{Svc: a.Transcriber})
 	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
 		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeInterval),
@@ -48,6 +50,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 	}
 	a.Webhooks.SetJobs(client)
 	a.Auth.SetJobs(client) // reset and verification mails leave the request path
+	a.Transcriber.SetJobs(client)
 	if err := client.Start(ctx); err != nil {
 		client.Close()
 		return err

@@ -8,9 +8,12 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
+	"timbre/internal/netguard"
 	"timbre/internal/plan"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
@@ -322,4 +325,76 @@ func countRows(t *testing.T, e *env, table string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// webhook=true: the request is accepted at once, and the transcript arrives at the workspace's
+// speech-to-text webhook, signed, with the request's metadata; the charge is the same.
+func TestSpeechToTextWebhook(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	got := make(chan []byte, 4)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.Header.Get("ElevenLabs-Signature") != "" {
+			got <- b
+		}
+	}))
+	defer hook.Close()
+	g := &netguard.Guard{AllowPrivate: true}
+	e.app.Webhooks.Guard, e.app.Webhooks.AllowHTTP = g, true
+	e.app.Webhooks.HTTP = g.Client(netguard.ClientOptions{Timeout: 5 * time.Second})
+	mp3 := e.speak(sttSentence)
+
+	// Without a webhook listening for speech_to_text, webhook=true is refused.
+	r := e.postForm("/v1/speech-to-text", "file", mp3, map[string]any{"model_id": "scribe_v1", "webhook": "true"}, "xi-api-key", e.key)
+	if loc := fieldError(t, r); loc[len(loc)-1] != "webhook" {
+		t.Fatalf("no webhook: %s", r.body)
+	}
+	wh := e.do("POST", "/v1/workspace/webhooks", e.key, map[string]any{"settings": map[string]any{
+		"auth_type": "hmac", "name": "transcripts", "webhook_url": hook.URL + "/stt"}})
+	expect(t, wh, 200)
+	id := wh.json(t)["webhook_id"].(string)
+	expect(t, e.do("PATCH", "/v1/workspace/webhooks/"+id, e.key, map[string]any{"is_disabled": false, "name": "transcripts", "events": []string{"speech_to_text"}}), 200)
+	if err := e.app.StartJobs(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer e.app.StopJobs()
+
+	before := e.workspace().CharacterCount
+	r = e.postForm("/v1/speech-to-text", "file", mp3, map[string]any{"model_id": "scribe_v1", "webhook": "true",
+		"webhook_metadata": `{"order":42}`}, "xi-api-key", e.key)
+	expect(t, r, http.StatusAccepted)
+	acc := r.json(t)
+	tid, _ := acc["transcription_id"].(string)
+	if tid == "" || acc["request_id"] == "" || acc["message"] == "" {
+		t.Fatalf("accepted: %s", r.body)
+	}
+	select {
+	case body := <-got:
+		var ev struct {
+			Type string `json:"type"`
+			Data struct {
+				RequestID     string          `json:"request_id"`
+				Transcription sttResponse     `json:"transcription"`
+				Metadata      json.RawMessage `json:"webhook_metadata"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type != "speech_to_text_transcription" || ev.Data.Transcription.TranscriptionID != tid || string(ev.Data.Metadata) != `{"order":42}` {
+			t.Fatalf("delivered: %s", body)
+		}
+		if found, total := recognised(sttSentence, ev.Data.Transcription.Text); found*10 < total*8 {
+			t.Fatalf("delivered transcript: %q", ev.Data.Transcription.Text)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no webhook delivery within 60 s")
+	}
+	expect(t, e.do("GET", "/v1/speech-to-text/transcripts/"+tid, e.key, nil), 200)
+	if e.workspace().CharacterCount <= before {
+		t.Fatal("the asynchronous transcription was not charged")
+	}
+	if n := countRows(t, e, "river_job WHERE kind = 'stt_transcribe'"); n != 1 {
+		t.Fatalf("%d transcription jobs", n)
+	}
 }

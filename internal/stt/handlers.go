@@ -55,6 +55,14 @@ func (h *Handlers) convert(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if req.Webhook {
+		a, err := h.Svc.Start(r.Context(), access.CallerFrom(r.Context()), req)
+		if err != nil {
+			return err
+		}
+		httpx.WriteJSON(w, http.StatusAccepted, a)
+		return nil
+	}
 	t, err := h.Svc.Transcribe(r.Context(), access.CallerFrom(r.Context()), req)
 	if err != nil {
 		return err
@@ -207,12 +215,8 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 		}
 		req.WebhookMeta = s
 	}
-	if webhook {
-		// The asynchronous mode delivers through the workspace's speech-to-text webhooks, which are
-		// not wired to transcription yet; refusing beats answering without ever delivering.
-		v.Add("body", "webhook", "value_error", "Asynchronous transcription (webhook=true) is not available on this server yet; send the request without it.")
-	}
-	if field("webhook_id") != "" && !webhook {
+	req.Webhook, req.WebhookID = webhook, field("webhook_id")
+	if req.WebhookID != "" && !webhook {
 		v.Add("body", "webhook_id", "value_error", "webhook_id is only valid when webhook is true.")
 	}
 	source := field("source_url")

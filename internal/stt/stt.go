@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"sync/atomic"
 	"time"
 
 	"timbre/internal/access"
@@ -26,13 +28,20 @@ type Store interface {
 	Transcript(ctx context.Context, workspaceID, id string) (*store.Transcript, error)
 	DeleteTranscript(ctx context.Context, workspaceID, id string) error
 	LedgerProgress(ctx context.Context, workspaceID, id string, units, credits int64, now time.Time) error
+	ActiveWebhooksFor(ctx context.Context, workspaceID, event string) ([]store.Webhook, error)
+	Webhook(ctx context.Context, workspaceID, id string) (*store.Webhook, error)
 }
 
 // Service transcribes audio for workspaces.
 type Service struct {
 	DB          Store
 	Recognizers []engine.Recognizer // the first that covers a language transcribes it
-	Now         func() time.Time
+	// Blob keeps the audio of asynchronous requests until their job has run.
+	Blob Blobs
+	// Webhooks delivers asynchronous transcripts.
+	Webhooks Webhooks
+	Now      func() time.Time
+	jobs     atomic.Pointer[Queue]
 }
 
 func (s *Service) now() time.Time {
@@ -50,7 +59,7 @@ var Models = []string{"scribe_v1", "scribe_v2", "timbre_stt_v1"}
 type Request struct {
 	ModelID      string
 	LanguageCode string // as the caller gave it; "" = detect
-	Audio        []byte
+	Audio        []byte `json:"-"`
 	FileName     string
 	RawPCM       bool // file_format=pcm_s16le_16: Audio is 16-bit little-endian mono PCM at 16 kHz
 
@@ -66,6 +75,8 @@ type Request struct {
 	Exports        []ExportOptions
 	Logging        bool   // keep the transcript (enable_logging)
 	WebhookMeta    string // webhook_metadata, JSON
+	Webhook        bool   // deliver through the workspace's speech-to-text webhooks, not in the response
+	WebhookID      string // … only to this webhook
 }
 
 // errAudio is the 422 for audio that cannot be transcribed, naming the field it came from.
@@ -77,14 +88,37 @@ func errAudio(field, msg string) error {
 
 // Transcribe decodes r's audio, charges its seconds, recognizes it and returns the transcript
 // (stored when r.Logging). Nothing is charged or stored when the audio cannot be decoded; a
-// recognizer failure refunds the charge and leaves no transcript.
+// recognizer failure refunds the charge and leaves no transcript. (Start is the asynchronous
+// form.)
 func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) (*Transcript, error) {
-	rec, err := engine.ChooseRecognizer(s.Recognizers, r.LanguageCode)
-	if errors.Is(err, engine.ErrUnsupportedLanguage) {
-		return nil, errAudio("language_code", err.Error())
-	}
+	j, err := s.begin(ctx, c, r)
 	if err != nil {
-		return nil, errs.Errorf(errs.Unavailable, "stt_unavailable", "Speech to text is not available on this server: %v", err)
+		return nil, err
+	}
+	return s.run(ctx, j)
+}
+
+// job is a charged transcription: what run needs to make and settle it.
+type job struct {
+	WorkspaceID  string
+	TranscriptID string
+	Reservation  metering.Reservation
+	Seconds      float64
+	Cost         int64
+	Request      Request // without its audio (see Request.Audio)
+	pcm          engine.PCM
+}
+
+// begin validates and decodes r and charges for it: the reservation, the transcript row (when
+// logged or asynchronous) and, for r.Webhook, the stored audio and the queued job, all or nothing.
+func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job, error) {
+	if _, err := s.recognizer(r.LanguageCode); err != nil {
+		return nil, err
+	}
+	if r.Webhook {
+		if err := s.checkWebhooks(ctx, c.WorkspaceID, r.WebhookID); err != nil {
+			return nil, err
+		}
 	}
 	pcm, err := s.decode(ctx, r)
 	if err != nil {
@@ -95,34 +129,71 @@ func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) 
 		return nil, err
 	}
 	tier := plan.Get(ws.Tier)
-	seconds := pcm.Seconds()
-	cost := plan.STTCredits(tier, seconds)
-	id := store.NewID()
-	var res *metering.Reservation
+	j := &job{WorkspaceID: c.WorkspaceID, TranscriptID: store.NewID(), Seconds: pcm.Seconds(), Request: *r, pcm: pcm}
+	j.Request.Audio = nil
+	j.Cost = plan.STTCredits(tier, j.Seconds)
+	if r.Webhook {
+		if err := s.storePCM(ctx, j); err != nil {
+			return nil, err
+		}
+	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		var err error
-		res, err = metering.Reserve(ctx, tx, metering.Charge{
+		res, err := metering.Reserve(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
-			Product: metering.STT, Kind: metering.Seconds, Units: int64(seconds + 0.999), Credits: cost, Allowance: tier.CharacterLimit,
+			Product: metering.STT, Kind: metering.Seconds, Units: j.units(), Credits: j.Cost, Allowance: tier.CharacterLimit,
 		}, s.now())
 		if err != nil {
 			return metering.QuotaAPIError(err)
 		}
-		if !r.Logging {
+		j.Reservation = *res
+		if !r.Logging && !r.Webhook {
 			return nil
 		}
-		return tx.InsertTranscript(ctx, &store.Transcript{
-			ID: id, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
-			LanguageCode: r.LanguageCode, FileName: r.FileName, State: store.TranscriptProcessing, DurationSecs: seconds,
+		err = tx.InsertTranscript(ctx, &store.Transcript{
+			ID: j.TranscriptID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
+			LanguageCode: r.LanguageCode, FileName: r.FileName, State: store.TranscriptProcessing, DurationSecs: j.Seconds,
 			WebhookMetadata: r.WebhookMeta, CreatedAt: s.now().Unix(),
 		})
+		if err != nil || !r.Webhook {
+			return err
+		}
+		return s.enqueue(ctx, tx, j)
 	})
 	if err != nil {
+		if r.Webhook {
+			s.dropPCM(j)
+		}
 		return nil, err
 	}
-	t, err := s.recognize(ctx, rec, res, pcm, r)
+	return j, nil
+}
+
+// units is the job's audio in whole seconds (rounded up), as the ledger counts it.
+func (j *job) units() int64 { return int64(math.Ceil(j.Seconds)) }
+
+// recognizer picks the engine for a language; an unknown language is a 422 naming language_code.
+func (s *Service) recognizer(language string) (engine.Recognizer, error) {
+	rec, err := engine.ChooseRecognizer(s.Recognizers, language)
+	if errors.Is(err, engine.ErrUnsupportedLanguage) {
+		return nil, errAudio("language_code", err.Error())
+	}
 	if err != nil {
-		s.fail(c.WorkspaceID, id, res, r.Logging, err)
+		return nil, errs.Errorf(errs.Unavailable, "stt_unavailable", "Speech to text is not available on this server: %v", err)
+	}
+	return rec, nil
+}
+
+// run recognizes a begun job's audio and settles it: committed and stored on success, refunded
+// and marked failed otherwise.
+func (s *Service) run(ctx context.Context, j *job) (*Transcript, error) {
+	r := &j.Request
+	rec, err := s.recognizer(r.LanguageCode)
+	var t *Transcript
+	if err == nil {
+		t, err = s.recognize(ctx, rec, &j.Reservation, j.pcm, r)
+	}
+	if err != nil {
+		s.fail(j, err)
 		var unsupported *engine.UnsupportedLanguageError
 		if errors.As(err, &unsupported) {
 			return nil, errAudio("language_code", err.Error())
@@ -130,10 +201,14 @@ func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) 
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		var de *errs.Error
+		if errors.As(err, &de) {
+			return nil, err
+		}
 		return nil, errs.Errorf(errs.Upstream, "transcription_failed", "The speech recognizer failed: %v", err)
 	}
-	t.TranscriptionID = id
-	if err := s.finish(ctx, c.WorkspaceID, res, t, r, seconds, cost); err != nil {
+	t.TranscriptionID = j.TranscriptID
+	if err := s.finish(ctx, j, t); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -176,23 +251,24 @@ func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *met
 const heartbeatEvery = 30 * time.Second
 
 // finish commits the charge and stores the finished transcript in one transaction.
-func (s *Service) finish(ctx context.Context, workspaceID string, res *metering.Reservation, t *Transcript, r *Request, seconds float64, cost int64) error {
+func (s *Service) finish(ctx context.Context, j *job, t *Transcript) error {
 	ctx = context.WithoutCancel(ctx) // the work is done: a client that left still pays for it
+	r := &j.Request
 	var result []byte
-	if r.Logging {
+	if r.Logging || r.Webhook {
 		var err error
 		if result, err = json.Marshal(t); err != nil {
 			return err
 		}
 	}
 	return s.DB.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := metering.Commit(ctx, tx, res, int64(seconds+0.999), cost, s.now()); err != nil {
+		if _, err := metering.Commit(ctx, tx, &j.Reservation, j.units(), j.Cost, s.now()); err != nil {
 			return err
 		}
-		if !r.Logging {
+		if !r.Logging && !r.Webhook {
 			return nil
 		}
-		err := tx.FinishTranscript(ctx, workspaceID, t.TranscriptionID, store.TranscriptCompleted, t.LanguageCode, string(result), "", s.now().Unix())
+		err := tx.FinishTranscript(ctx, j.WorkspaceID, j.TranscriptID, store.TranscriptCompleted, t.LanguageCode, string(result), "", s.now().Unix())
 		if errors.Is(err, store.ErrNotFound) {
 			return nil // deleted while it ran: the caller still gets it
 		}
@@ -200,18 +276,18 @@ func (s *Service) finish(ctx context.Context, workspaceID string, res *metering.
 	})
 }
 
-// fail refunds a transcription that produced nothing and drops its row.
-func (s *Service) fail(workspaceID, id string, res *metering.Reservation, logged bool, cause error) {
+// fail refunds a transcription that produced nothing and marks its row failed.
+func (s *Service) fail(j *job, cause error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := metering.Refund(ctx, tx, res, s.now()); err != nil {
+		if _, err := metering.Refund(ctx, tx, &j.Reservation, s.now()); err != nil {
 			return err
 		}
-		if !logged {
+		if !j.Request.Logging && !j.Request.Webhook {
 			return nil
 		}
-		err := tx.FinishTranscript(ctx, workspaceID, id, store.TranscriptFailed, "", "", cause.Error(), s.now().Unix())
+		err := tx.FinishTranscript(ctx, j.WorkspaceID, j.TranscriptID, store.TranscriptFailed, "", "", cause.Error(), s.now().Unix())
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}
