@@ -32,7 +32,7 @@ type NewKey struct {
 
 // Create stores a key and returns it with its secret (shown once). A caller authenticated by a
 // key can only hand out permissions its own key holds.
-func Create(ctx context.Context, db *store.DB, c *access.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
+func Create(ctx context.Context, db KeyCreator, c *access.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
 	if err := grantable(c, nk.Permissions); err != nil {
 		return nil, "", err
 	}
@@ -69,7 +69,7 @@ var errLimitedKey = errs.Errorf(errs.Forbidden, "api_key_limited",
 	"This API key has a character limit, so it cannot create keys or change character limits. Use the web app or a key without a limit.")
 
 // unlimitedCaller refuses a caller authenticated by a key that has a character limit.
-func unlimitedCaller(ctx context.Context, db *store.DB, c *access.Caller) error {
+func unlimitedCaller(ctx context.Context, db KeyCreator, c *access.Caller) error {
 	if c == nil || c.APIKeyID == "" {
 		return nil
 	}
@@ -258,7 +258,7 @@ var (
 
 // Handlers serves the service-account routes, key editing and the self-disable route.
 type Handlers struct {
-	DB      *store.DB
+	DB      Store
 	MaxBody int64
 	Now     func() time.Time
 }

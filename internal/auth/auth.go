@@ -51,7 +51,7 @@ const MinPasswordLength = 8
 
 // Service holds the accounts logic.
 type Service struct {
-	DB        *store.DB
+	DB        Store
 	Mail      mailer.Sender
 	PublicURL string
 	Now       func() time.Time
