@@ -74,7 +74,7 @@ type Enqueuer interface {
 
 // Service manages webhooks and delivers events.
 type Service struct {
-	DB          *store.DB
+	DB          Store
 	Box         *secret.Box
 	Guard       *netguard.Guard
 	AllowHTTP   bool // accept http:// webhook URLs
@@ -88,7 +88,7 @@ type Service struct {
 }
 
 // New builds the service around the server's secret box and sets up the guarded client.
-func New(db *store.DB, box *secret.Box, cfg Config, log *slog.Logger) (*Service, error) {
+func New(db Store, box *secret.Box, cfg Config, log *slog.Logger) (*Service, error) {
 	allow, err := netguard.ParseCIDRs(cfg.AllowCIDRs)
 	if err != nil {
 		return nil, err
