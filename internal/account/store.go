@@ -8,8 +8,8 @@ import (
 	"timbre/internal/store"
 )
 
-// Store is what the account area needs of the database (*store.DB has it all). Keeping it
-// narrow lets store.DB be cut into smaller stores later without touching this package.
+// Store is what the account area needs of the database (*store.DB has it all). Keeping it narrow
+// lets store.DB be cut into smaller stores later without touching this package.
 type Store interface {
 	audit.Writer
 	ChecklistWriter

@@ -7,8 +7,8 @@ import (
 	"timbre/internal/store"
 )
 
-// Store is what API-key management needs of the database (*store.DB has it all). Keeping it
-// narrow lets store.DB be cut into smaller stores later without touching this package.
+// Store is what API-key management needs of the database (*store.DB has it all). Keeping it narrow
+// lets store.DB be cut into smaller stores later without touching this package.
 type Store interface {
 	audit.Writer
 	KeyCreator

@@ -6,8 +6,8 @@ import (
 	"timbre/internal/store"
 )
 
-// Store is what the voice catalogue needs of the database (*store.DB has it all). Keeping it narrow lets
-// store.DB be cut into smaller stores later without touching this package.
+// Store is what the voice catalogue needs of the database (*store.DB has it all). Keeping it narrow
+// lets store.DB be cut into smaller stores later without touching this package.
 type Store interface {
 	DeletePremadeVoicesExcept(ctx context.Context, keep []string) error
 	ListVoices(ctx context.Context, workspaceID string, f store.VoiceFilter) ([]store.Voice, int, error)
