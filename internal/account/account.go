@@ -36,7 +36,7 @@ var Severities = []string{"info", "success", "warning", "error"}
 
 // Service holds what the account routes and the exported hooks share.
 type Service struct {
-	DB  *store.DB
+	DB  Store
 	Now func() time.Time
 	// TrustGeoHeaders makes GET /v1/user derive geo_location from the headers a reverse proxy in
 	// front of Timbre sets (see Geo). Leave it off unless the proxy sets them and strips them from
@@ -93,7 +93,7 @@ var done sync.Map
 // every occurrence of the event and from any domain: after the first success it costs a map
 // lookup. Failures are logged, never returned: the event itself has happened. Do not call it
 // inside a store transaction (it writes through the store).
-func CompleteItem(ctx context.Context, db *store.DB, userID, itemID string) {
+func CompleteItem(ctx context.Context, db ChecklistWriter, userID, itemID string) {
 	if userID == "" {
 		return
 	}
@@ -112,7 +112,7 @@ func CompleteItem(ctx context.Context, db *store.DB, userID, itemID string) {
 
 // PublicName is the name share links show for a user: the public user name they chose, else
 // their first name, else the part of their email before the @.
-func PublicName(ctx context.Context, db *store.DB, u *store.User) string {
+func PublicName(ctx context.Context, db PublicNames, u *store.User) string {
 	if name, err := db.PublicUserName(ctx, u.ID); err == nil && name != "" {
 		return name
 	}

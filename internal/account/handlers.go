@@ -321,7 +321,7 @@ func (h *Handlers) ccpaOptOut(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "account", Activity: "ccpa_opt_out", Target: c.UserID,
-		Details: map[string]any{"ccpa_opt_out": *b.CCPAOptOut}})
+		Details: audit.Details{"ccpa_opt_out": *b.CCPAOptOut}})
 	httpx.WriteJSON(w, http.StatusOK, ccpaOptOutResponse{CCPAOptOut: *b.CCPAOptOut})
 	return nil
 }

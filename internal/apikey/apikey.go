@@ -32,7 +32,7 @@ type NewKey struct {
 
 // Create stores a key and returns it with its secret (shown once). A caller authenticated by a
 // key can only hand out permissions its own key holds.
-func Create(ctx context.Context, db *store.DB, c *access.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
+func Create(ctx context.Context, db KeyCreator, c *access.Caller, nk NewKey, now time.Time) (*store.APIKey, string, error) {
 	if err := grantable(c, nk.Permissions); err != nil {
 		return nil, "", err
 	}
@@ -69,7 +69,7 @@ var errLimitedKey = errs.Errorf(errs.Forbidden, "api_key_limited",
 	"This API key has a character limit, so it cannot create keys or change character limits. Use the web app or a key without a limit.")
 
 // unlimitedCaller refuses a caller authenticated by a key that has a character limit.
-func unlimitedCaller(ctx context.Context, db *store.DB, c *access.Caller) error {
+func unlimitedCaller(ctx context.Context, db KeyCreator, c *access.Caller) error {
 	if c == nil || c.APIKeyID == "" {
 		return nil
 	}
@@ -161,8 +161,8 @@ func decodeUpdate(b body, v *errs.Validator) store.APIKeyUpdate {
 }
 
 // changes describes an update for the audit log (never a secret).
-func changes(u store.APIKeyUpdate) map[string]any {
-	d := map[string]any{}
+func changes(u store.APIKeyUpdate) audit.Details {
+	d := audit.Details{}
 	if u.Name != nil {
 		d["name"] = *u.Name
 	}
@@ -258,7 +258,7 @@ var (
 
 // Handlers serves the service-account routes, key editing and the self-disable route.
 type Handlers struct {
-	DB      *store.DB
+	DB      Store
 	MaxBody int64
 	Now     func() time.Time
 }
@@ -286,7 +286,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/user/edit-api-key", h.editUserKey, httpx.Perm("create_user_api_key"), httpx.Feature("create_user_api_key"))
 }
 
-func (h *Handlers) record(r *http.Request, class, activity, target string, details map[string]any) {
+func (h *Handlers) record(r *http.Request, class, activity, target string, details audit.Details) {
 	audit.Record(r.Context(), h.DB, r, "", "", audit.Event{Class: class, Activity: activity, Target: target, Details: details})
 }
 
@@ -378,7 +378,7 @@ func (h *Handlers) createServiceAccount(w http.ResponseWriter, r *http.Request) 
 	if err != nil {
 		return err
 	}
-	h.record(r, "service_account", "create", sa.UserID, map[string]any{"name": sa.Name, "role": sa.Role})
+	h.record(r, "service_account", "create", sa.UserID, audit.Details{"name": sa.Name, "role": sa.Role})
 	httpx.WriteJSON(w, http.StatusOK, serviceAccountCreated{ServiceAccountUserID: sa.UserID})
 	return nil
 }
@@ -394,7 +394,7 @@ func (h *Handlers) deleteServiceAccount(w http.ResponseWriter, r *http.Request) 
 		}
 		return err
 	}
-	h.record(r, "service_account", "delete", sa.UserID, map[string]any{"name": sa.Name})
+	h.record(r, "service_account", "delete", sa.UserID, audit.Details{"name": sa.Name})
 	httpx.OK(w)
 	return nil
 }
@@ -430,7 +430,7 @@ func (h *Handlers) createServiceAccountKey(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	h.record(r, "api_key", "create", k.ID, map[string]any{"name": k.Name, "service_account_user_id": sa.UserID,
+	h.record(r, "api_key", "create", k.ID, audit.Details{"name": k.Name, "service_account_user_id": sa.UserID,
 		"permissions": k.Permissions, "character_limit": k.CharacterLimit})
 	httpx.WriteJSON(w, http.StatusOK, keyCreated{XIAPIKey: secret, KeyID: k.ID})
 	return nil
@@ -509,7 +509,7 @@ func (h *Handlers) deleteServiceAccountKey(w http.ResponseWriter, r *http.Reques
 		}
 		return err
 	}
-	h.record(r, "api_key", "delete", k.ID, map[string]any{"name": k.Name, "service_account_user_id": k.UserID})
+	h.record(r, "api_key", "delete", k.ID, audit.Details{"name": k.Name, "service_account_user_id": k.UserID})
 	httpx.OK(w)
 	return nil
 }
@@ -576,7 +576,7 @@ func (h *Handlers) selfDisable(w http.ResponseWriter, r *http.Request) error {
 	if err := h.DB.UpdateAPIKey(r.Context(), k.WorkspaceID, k.UserID, k.ID, store.APIKeyUpdate{Disabled: &off, DisableReason: "self_disabled"}); err != nil {
 		return err
 	}
-	h.record(r, "api_key", "disable", k.ID, map[string]any{"reason": "self_disabled"})
+	h.record(r, "api_key", "disable", k.ID, audit.Details{"reason": "self_disabled"})
 	httpx.OK(w)
 	return nil
 }

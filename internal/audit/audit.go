@@ -23,8 +23,11 @@ type Event struct {
 	Class       string // auth, api_key, member, invite, group, sso, webhook, workspace, mfa, session
 	Activity    string // sign_in, sign_in_failed, create, update, delete, role_change, …
 	Target      string
-	Details     map[string]any
+	Details     Details
 }
+
+// Details are an event's particulars, stored as a JSON object; their keys differ per activity.
+type Details map[string]any
 
 // Writer is the store method Record needs (store.DB has it), so that a domain holding its own
 // narrow store interface can record too.
@@ -62,7 +65,7 @@ func Record(ctx context.Context, db Writer, r *http.Request, actorUserID, actorE
 }
 
 // Handlers serves GET /v1/workspace/audit-logs to admins.
-type Handlers struct{ DB *store.DB }
+type Handlers struct{ DB Store }
 
 // Routes registers the handlers.
 func (h *Handlers) Routes(rt *httpx.Router) {
@@ -314,10 +317,10 @@ func Render(e store.AuditEntry, actorEmail, actorName string) Entry {
 	if e.Activity == "auto_disable" {
 		severity = 3
 	}
-	var details map[string]any
+	var details Details
 	_ = json.Unmarshal([]byte(e.Details), &details)
 	if details == nil {
-		details = map[string]any{}
+		details = Details{}
 	}
 	if s, ok := details["success"].(bool); ok && !s {
 		statusID = 2
@@ -449,10 +452,10 @@ type Product struct {
 
 // Unmapped holds Timbre's own names for the entry and its details.
 type Unmapped struct {
-	Class    string         `json:"class"`
-	Activity string         `json:"activity"`
-	TargetID string         `json:"target_id"`
-	Details  map[string]any `json:"details"`
+	Class    string  `json:"class"`
+	Activity string  `json:"activity"`
+	TargetID string  `json:"target_id"`
+	Details  Details `json:"details"`
 }
 
 // Page is a page of GET /v1/workspace/audit-logs; next_cursor is null on the last page.

@@ -210,7 +210,7 @@ func (s *Service) ChangeEmail(ctx context.Context, c Client, userID, keepToken, 
 	}
 	s.forget(ctx, LimitEmailCodeUser, userID)
 	audit.Record(ctx, s.DB, c.Req, u.ID, newEmail, audit.Event{WorkspaceID: u.WorkspaceID, Class: "auth", Activity: "email_changed", Target: u.ID,
-		Details: map[string]any{"from": u.Email, "to": newEmail}})
+		Details: audit.Details{"from": u.Email, "to": newEmail}})
 	link := httpx.PublicURL(ctx, s.PublicURL) + "/app/action?mode=recoverEmail&oobCode=" + recoverCode + "&lang=en"
 	err = s.Mail.Send(ctx, mailer.Message{
 		To:      u.Email,
@@ -341,7 +341,7 @@ func (s *Service) GrantSupportAccess(ctx context.Context, c Client, userID, code
 		return nil, err
 	}
 	if u, err := s.DB.UserByID(ctx, userID); err == nil {
-		s.audit(ctx, c, u, "auth", "support_access_granted", map[string]any{"expires_at_unix": g.ExpiresAt})
+		s.audit(ctx, c, u, "auth", "support_access_granted", audit.Details{"expires_at_unix": g.ExpiresAt})
 	}
 	return g, nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	mailer "timbre/internal/mail"
@@ -50,7 +51,7 @@ const MinPasswordLength = 8
 
 // Service holds the accounts logic.
 type Service struct {
-	DB        *store.DB
+	DB        Store
 	Mail      mailer.Sender
 	PublicURL string
 	Now       func() time.Time
@@ -342,7 +343,7 @@ func (s *Service) SignInFrom(ctx context.Context, c Client, in SignInInput) (*Si
 	if st, err := s.DB.SessionStateByToken(ctx, res.Token, s.now()); err == nil {
 		res.MFAEnrollmentRequired = st.MFARequired && !st.TOTPEnabled
 	}
-	s.audit(ctx, c, u, "auth", "sign_in", map[string]any{"method": "password"})
+	s.audit(ctx, c, u, "auth", "sign_in", audit.Details{"method": "password"})
 	return res, nil
 }
 

@@ -206,7 +206,7 @@ func (h *Handlers) unsafeRedirect(r *http.Request, u *store.User, target string)
 	}
 	httpx.Logger(r.Context()).Warn("unsafe redirect refused", "redirect", target, "path", r.URL.Path)
 	if u != nil {
-		h.Svc.audit(r.Context(), ClientOf(r), u, "auth", "unsafe_redirect_refused", map[string]any{"redirect": target})
+		h.Svc.audit(r.Context(), ClientOf(r), u, "auth", "unsafe_redirect_refused", audit.Details{"redirect": target})
 	}
 }
 
@@ -371,7 +371,7 @@ func (h *Handlers) createKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "api_key", Activity: "create", Target: k.ID,
-		Details: map[string]any{"name": k.Name, "permissions": k.Permissions, "character_limit": k.CharacterLimit}})
+		Details: audit.Details{"name": k.Name, "permissions": k.Permissions, "character_limit": k.CharacterLimit}})
 	httpx.WriteJSON(w, http.StatusOK, keyCreated{KeyID: k.ID, Name: k.Name, XIAPIKey: secret, KeyPreview: k.Preview, CreatedAtUnix: k.CreatedAt})
 	return nil
 }
@@ -399,7 +399,7 @@ func (h *Handlers) deleteKey(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "api_key", Activity: "delete", Target: k.ID, Details: map[string]any{"name": k.Name}})
+	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "api_key", Activity: "delete", Target: k.ID, Details: audit.Details{"name": k.Name}})
 	httpx.OK(w)
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
+	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/store"
 )
@@ -212,7 +213,7 @@ func (s *Service) VerifyMFA(ctx context.Context, c Client, mfaToken, code, backu
 	if code == "" {
 		method = "backup_code"
 	}
-	s.audit(ctx, c, u, "auth", "sign_in", map[string]any{"method": "password+" + method})
+	s.audit(ctx, c, u, "auth", "sign_in", audit.Details{"method": "password+" + method})
 	return res, nil
 }
 

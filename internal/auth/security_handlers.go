@@ -283,7 +283,7 @@ func (h *Handlers) revokeOtherSessions(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, c.UserID, "", audit.Event{WorkspaceID: c.WorkspaceID, Class: "session", Activity: "revoke_others", Target: c.UserID,
-		Details: map[string]any{"count": n}})
+		Details: audit.Details{"count": n}})
 	httpx.WriteJSON(w, http.StatusOK, sessionsRevoked{Status: "ok", Revoked: n})
 	return nil
 }
@@ -295,7 +295,7 @@ func (h *Handlers) signOutEverywhere(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, c.UserID, "", audit.Event{WorkspaceID: c.WorkspaceID, Class: "session", Activity: "sign_out_everywhere", Target: c.UserID,
-		Details: map[string]any{"count": n}})
+		Details: audit.Details{"count": n}})
 	ClearSessionCookies(w)
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -123,7 +123,7 @@ func (s *Service) currentSession(r *http.Request) (*store.SessionState, string) 
 }
 
 // audit records an event in the user's default workspace.
-func (s *Service) audit(ctx context.Context, c Client, u *store.User, class, activity string, details map[string]any) {
+func (s *Service) audit(ctx context.Context, c Client, u *store.User, class, activity string, details audit.Details) {
 	audit.Record(ctx, s.DB, c.Req, u.ID, u.Email, audit.Event{WorkspaceID: u.WorkspaceID, Class: class, Activity: activity, Target: u.ID, Details: details})
 }
 

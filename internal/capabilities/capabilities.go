@@ -10,7 +10,6 @@ import (
 	"timbre/internal/access"
 	"timbre/internal/httpx"
 	"timbre/internal/plan"
-	"timbre/internal/store"
 	"timbre/internal/tts"
 )
 
@@ -38,7 +37,7 @@ var Features = []Feature{
 
 // Handlers serves GET /api/capabilities.
 type Handlers struct {
-	DB *store.DB
+	DB Store
 	// Auth resolves the caller when there is one (nil, nil when anonymous).
 	Auth func(r *http.Request) (*access.Caller, error)
 	Now  func() time.Time

@@ -27,7 +27,7 @@ import (
 
 // Handlers serves the history routes.
 type Handlers struct {
-	DB        *store.DB
+	DB        Store
 	Blob      *blob.Store
 	PublicURL string
 	MaxBody   int64

@@ -20,7 +20,7 @@ func (PurgeArgs) Kind() string { return "history_purge" }
 // (deletion hides an item at once; the bytes go later, in batches, off the request path).
 type PurgeWorker struct {
 	river.WorkerDefaults[PurgeArgs]
-	DB        *store.DB
+	DB        Store
 	Blob      *blob.Store
 	Retention time.Duration
 }

@@ -62,6 +62,22 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// ErrorBody is a domain error as the API shows it: {"detail": {"status": code, "message": …}}.
+type ErrorBody struct {
+	Detail ErrorDetail `json:"detail"`
+}
+
+// ErrorDetail is the machine code and the message for people of a domain error.
+type ErrorDetail struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+// ValidationBody is a 422's body: the problems, each naming its field.
+type ValidationBody struct {
+	Detail []errs.FieldError `json:"detail"`
+}
+
 // OK writes {"status":"ok"}, the API's answer to a successful change.
 func OK(w http.ResponseWriter) { WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"}) }
 
@@ -73,22 +89,22 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &ve):
-		WriteJSON(w, http.StatusUnprocessableEntity, map[string]any{"detail": ve.Fields})
+		WriteJSON(w, http.StatusUnprocessableEntity, ValidationBody{Detail: ve.Fields})
 	case errors.As(err, &de) && de.Kind != errs.Internal:
-		WriteJSON(w, Status(de.Kind), map[string]any{"detail": map[string]string{"status": de.Code, "message": de.Message}})
+		WriteJSON(w, Status(de.Kind), ErrorBody{Detail: ErrorDetail{Status: de.Code, Message: de.Message}})
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		WriteError(w, r, errBodyCutShort)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		// The body read deadline (Router.BodyTimeout) passed: the body trickled in too slowly.
 		WriteError(w, r, errBodyTimeout)
 	case errors.As(err, &mbe):
-		WriteJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"detail": map[string]string{"status": "payload_too_large",
-			"message": fmt.Sprintf("The request body is larger than the limit of %d bytes.", mbe.Limit)}})
+		WriteJSON(w, http.StatusRequestEntityTooLarge, ErrorBody{Detail: ErrorDetail{Status: "payload_too_large",
+			Message: fmt.Sprintf("The request body is larger than the limit of %d bytes.", mbe.Limit)}})
 	case errors.Is(err, context.Canceled):
 		// The client went away; nothing to tell it.
 	default:
 		Logger(r.Context()).Error("request failed", "err", err)
-		WriteJSON(w, http.StatusInternalServerError, map[string]any{"detail": map[string]string{"status": "internal_error", "message": "Something went wrong, please try again later."}})
+		WriteJSON(w, http.StatusInternalServerError, ErrorBody{Detail: ErrorDetail{Status: "internal_error", Message: "Something went wrong, please try again later."}})
 	}
 }
 

@@ -38,7 +38,7 @@ type SMTPConfig struct {
 }
 
 // New returns an SMTP sender when cfg.Host is set, else the development mailbox.
-func New(cfg SMTPConfig, db *store.DB, log *slog.Logger) Sender {
+func New(cfg SMTPConfig, db Store, log *slog.Logger) Sender {
 	if cfg.Host == "" {
 		return &devMailbox{db: db, log: log}
 	}
@@ -46,7 +46,7 @@ func New(cfg SMTPConfig, db *store.DB, log *slog.Logger) Sender {
 }
 
 type devMailbox struct {
-	db  *store.DB
+	db  Store
 	log *slog.Logger
 }
 

@@ -14,7 +14,7 @@ import (
 
 // Handlers serves the usage route, read from the ledger.
 type Handlers struct {
-	DB *store.DB
+	DB Store
 }
 
 // Routes registers the handlers.

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-
-	"timbre/internal/store"
 )
 
 // SettleInterval is how often interrupted work is looked for.
@@ -22,7 +20,7 @@ func (SettleArgs) Kind() string { return "metering_settle" }
 // SettleWorker settles reservations whose work stopped giving signs of life for StaleAfter.
 type SettleWorker struct {
 	river.WorkerDefaults[SettleArgs]
-	DB         *store.DB
+	DB         Store
 	Log        *slog.Logger
 	StaleAfter time.Duration
 }

@@ -137,7 +137,7 @@ func deref(p *int64) int64 {
 
 // Progress records what an open reservation has delivered so far, so that settling it after a
 // crash charges that and refunds the rest. It also keeps the reservation from counting as stale.
-func Progress(ctx context.Context, db *store.DB, r *Reservation, units, credits int64, now time.Time) error {
+func Progress(ctx context.Context, db ProgressWriter, r *Reservation, units, credits int64, now time.Time) error {
 	return db.LedgerProgress(ctx, r.WorkspaceID, r.ID, units, credits, now)
 }
 
@@ -160,7 +160,7 @@ func Refund(ctx context.Context, tx *store.Tx, r *Reservation, now time.Time) (b
 // otherwise kept, state created, with the text that was delivered (its audio did not survive
 // the process). History rows left processing without an open reservation (from before the
 // ledger) are deleted and their characters refunded. It returns how many it settled.
-func SettleStale(ctx context.Context, db *store.DB, staleAfter time.Duration, now time.Time) (int, error) {
+func SettleStale(ctx context.Context, db Store, staleAfter time.Duration, now time.Time) (int, error) {
 	settled := 0
 	for {
 		stale, err := db.StaleLedger(ctx, now.Add(-staleAfter), 100)
@@ -190,7 +190,7 @@ func SettleStale(ctx context.Context, db *store.DB, staleAfter time.Duration, no
 // dropOrphanedHistory deletes history rows left processing by a process that crashed before
 // generations were metered through the ledger, refunding their characters (what was delivered
 // is unknown).
-func dropOrphanedHistory(ctx context.Context, db *store.DB, before time.Time) (int, error) {
+func dropOrphanedHistory(ctx context.Context, db Store, before time.Time) (int, error) {
 	n := 0
 	for {
 		rows, err := db.OrphanedHistory(ctx, before, 100)
@@ -241,7 +241,7 @@ func prefixRunes(s string, n int) string {
 }
 
 // Usage sums a workspace's ledger in [from, to) by group, for one product or all ("").
-func Usage(ctx context.Context, db *store.DB, workspaceID string, from, to time.Time, product Product, by store.UsageGroup) ([]store.UsageRow, error) {
+func Usage(ctx context.Context, db Store, workspaceID string, from, to time.Time, product Product, by store.UsageGroup) ([]store.UsageRow, error) {
 	return db.LedgerUsage(ctx, workspaceID, from, to, string(product), by)
 }
 

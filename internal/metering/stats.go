@@ -73,7 +73,7 @@ func (q StatsQuery) next(t time.Time) time.Time {
 
 // UsageStats sums the ledger for q: hour buckets from the database, or day buckets folded into
 // weeks, months or one cumulative total. Every bucket of the axis is present, zero when unused.
-func UsageStats(ctx context.Context, db *store.DB, q StatsQuery) (*Stats, error) {
+func UsageStats(ctx context.Context, db Store, q StatsQuery) (*Stats, error) {
 	sq := store.UsageQuery{WorkspaceID: q.WorkspaceID, UserID: q.UserID, From: q.From, To: q.To, BucketSeconds: 86400, By: q.By}
 	if q.Interval == "hour" {
 		sq.BucketSeconds = 3600

@@ -30,7 +30,7 @@ type Domain interface{ Routes(rt *httpx.Router) }
 
 // Options are the server's parts.
 type Options struct {
-	DB       *store.DB
+	DB       Store
 	Auth     func(r *http.Request) (*access.Caller, error)
 	Domains  []Domain
 	WebApp   fs.FS // the built web app (index.html at its root); nil serves none

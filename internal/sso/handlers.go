@@ -43,33 +43,14 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("GET /api/sso/saml/metadata", h.metadata)
 }
 
-func providerJSON(p *store.SSOProvider) map[string]any {
-	domains, verified := p.Domains, p.VerifiedDomains
-	if domains == nil {
-		domains = []string{}
-	}
-	if verified == nil {
-		verified = []string{}
-	}
-	m := map[string]any{"provider_id": p.ID, "workspace_id": p.WorkspaceID, "type": p.Type, "name": p.Name, "enabled": p.Enabled,
-		"domains": domains, "verified_domains": verified, "created_at_unix": p.CreatedAt, "updated_at_unix": p.UpdatedAt}
-	switch p.Type {
-	case store.SSOTypeOIDC:
-		m["issuer"], m["client_id"], m["scopes"], m["has_client_secret"] = p.OIDCIssuer, p.OIDCClientID, p.OIDCScopes, p.OIDCClientSecretEnc != ""
-	case store.SSOTypeSAML:
-		m["identity_provider_entity_id"], m["sso_url"], m["certificate"] = p.SAMLEntityID, p.SAMLSSOURL, p.SAMLCertificate
-	}
-	return m
-}
-
 func (h *Handlers) find(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	p, err := h.Svc.FindProvider(r.Context(), q.Get("email"), strings.TrimSpace(q.Get("invite_code")))
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"provider_id": p.ID, "provider_type": p.Type, "workspace_id": p.WorkspaceID, "name": p.Name,
-		"sso_start_url": "/api/sso/start?email=" + url.QueryEscape(strings.ToLower(strings.TrimSpace(q.Get("email"))))})
+	httpx.WriteJSON(w, http.StatusOK, foundProviderResponse{ProviderID: p.ID, ProviderType: p.Type, WorkspaceID: p.WorkspaceID, Name: p.Name,
+		SSOStartURL: "/api/sso/start?email=" + url.QueryEscape(strings.ToLower(strings.TrimSpace(q.Get("email"))))})
 	return nil
 }
 
@@ -78,11 +59,11 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(ps))
+	out := make([]providerResponse, 0, len(ps))
 	for i := range ps {
 		out = append(out, providerJSON(&ps[i]))
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"identity_providers": out})
+	httpx.WriteJSON(w, http.StatusOK, providersResponse{IdentityProviders: out})
 	return nil
 }
 
@@ -133,7 +114,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "create", Target: p.ID,
-		Details: map[string]any{"type": p.Type, "name": p.Name, "domains": p.Domains}})
+		Details: audit.Details{"type": p.Type, "name": p.Name, "domains": p.Domains}})
 	httpx.WriteJSON(w, http.StatusCreated, providerJSON(p))
 	return nil
 }
@@ -149,7 +130,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "update", Target: p.ID,
-		Details: map[string]any{"changed": changes(&in), "enabled": p.Enabled, "domains": p.Domains}})
+		Details: audit.Details{"changed": changes(&in), "enabled": p.Enabled, "domains": p.Domains}})
 	httpx.WriteJSON(w, http.StatusOK, providerJSON(p))
 	return nil
 }
@@ -165,33 +146,12 @@ func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (h *Handlers) settingsJSON(r *http.Request, ap *store.AutoProvisioning, ssoRequired bool) map[string]any {
-	base := strings.TrimRight(h.Svc.PublicURL, "/")
-	return map[string]any{
-		"user_auto_provisioning": map[string]any{"enabled": ap.Enabled, "enabled_at_unix": ap.EnabledAtUnix, "enabled_by_user_email": nullable(ap.EnabledByEmail)},
-		"sso_required":           ssoRequired,
-		"service_provider": map[string]any{
-			"oidc_redirect_uri": base + "/api/sso/oidc/callback",
-			"saml_entity_id":    base + "/api/sso/saml/metadata",
-			"saml_acs_url":      base + "/api/sso/saml/acs",
-			"saml_metadata_url": base + "/api/sso/saml/metadata",
-		},
-	}
-}
-
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
 func (h *Handlers) settings(w http.ResponseWriter, r *http.Request) error {
 	ap, req, err := h.Svc.Settings(r.Context(), access.CallerFrom(r.Context()).WorkspaceID)
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.settingsJSON(r, ap, req))
+	httpx.WriteJSON(w, http.StatusOK, settingsJSON(h.Svc.PublicURL, ap, req))
 	return nil
 }
 
@@ -210,7 +170,7 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 	changed, err := h.Svc.UpdateSettings(r.Context(), c.WorkspaceID, c.UserID, in.Enabled, in.SSORequired)
 	// Audit what changed, also when a later change failed.
 	for _, ch := range changed.Changes {
-		details := map[string]any{ch.Setting: ch.To}
+		details := audit.Details{ch.Setting: ch.To}
 		if ch.Setting == "sso_required" && ch.To {
 			details["ended_password_sessions"] = changed.EndedSessions
 		}
@@ -221,18 +181,6 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	return h.settings(w, r)
-}
-
-func domainJSON(d *store.SSODomain, providerName string) map[string]any {
-	name, value := ChallengeRecord(d)
-	status := "pending"
-	var at any
-	if d.Verified {
-		status, at = "verified", d.VerifiedAt
-	}
-	return map[string]any{"domain": d.Domain, "provider_id": d.ProviderID, "provider_name": providerName, "status": status, "verified": d.Verified,
-		"verified_at_unix": at, "verified_by_user_email": nullable(d.VerifiedByEmail), "created_at_unix": d.CreatedAt,
-		"txt_record": map[string]any{"type": "TXT", "name": name, "value": value}}
 }
 
 // providerNames maps the workspace's provider ids to their names.
@@ -258,11 +206,11 @@ func (h *Handlers) listDomains(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(ds))
+	out := make([]domainResponse, 0, len(ds))
 	for i := range ds {
 		out = append(out, domainJSON(&ds[i], names[ds[i].ProviderID]))
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"domains": out})
+	httpx.WriteJSON(w, http.StatusOK, domainsResponse{Domains: out})
 	return nil
 }
 
@@ -276,14 +224,14 @@ func (h *Handlers) verifyDomain(w http.ResponseWriter, r *http.Request) error {
 	var he *errs.Error
 	if errors.As(err, &he) && he.Kind != errs.NotFound {
 		audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "domain_verification_failed", Target: domain,
-			Details: map[string]any{"reason": he.Code}})
+			Details: audit.Details{"reason": he.Code}})
 	}
 	if err != nil {
 		return err
 	}
 	if fresh {
 		audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "sso", Activity: "domain_verified", Target: domain,
-			Details: map[string]any{"provider_id": d.ProviderID}})
+			Details: audit.Details{"provider_id": d.ProviderID}})
 	}
 	names, err := h.providerNames(r, c.WorkspaceID)
 	if err != nil {
@@ -343,7 +291,7 @@ func (h *Handlers) finish(w http.ResponseWriter, r *http.Request, res *SignedIn,
 			httpx.Logger(r.Context()).Warn("sso sign-in refused", "protocol", kind, "code", fe.Code, "err", fe.Error())
 			if fe.WorkspaceID != "" {
 				audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{WorkspaceID: fe.WorkspaceID, Class: "sso", Activity: "sign_in_failed",
-					Details: map[string]any{"protocol": kind, "reason": fe.Code}})
+					Details: audit.Details{"protocol": kind, "reason": fe.Code}})
 			}
 		} else {
 			httpx.Logger(r.Context()).Error("sso sign-in failed", "protocol", kind, "err", err)
@@ -354,10 +302,10 @@ func (h *Handlers) finish(w http.ResponseWriter, r *http.Request, res *SignedIn,
 	auth.SetSessionCookies(w, res.Token, res.CSRF)
 	if res.Provisioned {
 		audit.Record(r.Context(), h.Svc.DB, r, res.User.ID, res.User.Email, audit.Event{WorkspaceID: res.WorkspaceID, Class: "member", Activity: "user_provisioned",
-			Target: res.User.ID, Details: map[string]any{"via": "sso", "provider_id": res.ProviderID, "role": access.RoleEditor}})
+			Target: res.User.ID, Details: audit.Details{"via": "sso", "provider_id": res.ProviderID, "role": access.RoleEditor}})
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, res.User.ID, res.User.Email, audit.Event{WorkspaceID: res.WorkspaceID, Class: "sso", Activity: "sign_in",
-		Target: res.User.ID, Details: map[string]any{"protocol": kind, "provider_id": res.ProviderID}})
+		Target: res.User.ID, Details: audit.Details{"protocol": kind, "provider_id": res.ProviderID}})
 	http.Redirect(w, r, res.Redirect, http.StatusSeeOther)
 }
 

@@ -26,7 +26,7 @@ import (
 
 // Service synthesizes speech for workspaces.
 type Service struct {
-	DB      *store.DB
+	DB      Store
 	Blob    *blob.Store
 	Voices  *voice.Service
 	Engines map[string]engine.Synthesizer

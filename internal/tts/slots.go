@@ -39,7 +39,7 @@ func (s *Slots) ttl() time.Duration {
 
 // Acquire takes a slot or fails with 429; call release when done. inUse is the workspace's count
 // of running requests, this one included.
-func (s *Slots) Acquire(ctx context.Context, db *store.DB, workspaceID string, limit int) (release func(), inUse int, err error) {
+func (s *Slots) Acquire(ctx context.Context, db Store, workspaceID string, limit int) (release func(), inUse int, err error) {
 	s.once.Do(func() { s.holder = store.RandomString(12) })
 	ttl := s.ttl()
 	id, inUse, err := db.AcquireLease(ctx, workspaceID, s.holder, limit, ttl)

@@ -15,7 +15,7 @@ import (
 
 // Handlers serves the user routes.
 type Handlers struct {
-	DB *store.DB
+	DB Store
 	// Account adds the account extras (onboarding, consent, BIPA, geo location) to /v1/user.
 	Account *account.Service
 	Now     func() time.Time

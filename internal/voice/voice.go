@@ -19,7 +19,7 @@ import (
 
 // Service resolves voices and their settings.
 type Service struct {
-	DB        *store.DB
+	DB        Store
 	Engines   map[string]engine.Synthesizer
 	PublicURL string
 	// PreviewModels are the model ids listed in verified_languages.

@@ -262,7 +262,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	audit.Record(r.Context(), h.Svc.DB, r, "", "", audit.Event{Class: "webhook", Activity: "create", Target: wh.ID,
-		Details: map[string]any{"name": name, "webhook_url": u}})
+		Details: audit.Details{"name": name, "webhook_url": u}})
 	httpx.WriteJSON(w, http.StatusOK, WebhookCreated{WebhookID: wh.ID, WebhookSecret: secret})
 	return nil
 }
@@ -338,7 +338,7 @@ func (h *Handlers) update(w http.ResponseWriter, r *http.Request) error {
 	case !*body.IsDisabled && (before.IsDisabled || before.IsAutoDisabled):
 		activity = "enable"
 	}
-	details := map[string]any{"name": name, "is_disabled": *body.IsDisabled}
+	details := audit.Details{"name": name, "is_disabled": *body.IsDisabled}
 	if body.Events != nil {
 		details["events"] = *body.Events
 	}

@@ -74,7 +74,7 @@ type Enqueuer interface {
 
 // Service manages webhooks and delivers events.
 type Service struct {
-	DB          *store.DB
+	DB          Store
 	Box         *secret.Box
 	Guard       *netguard.Guard
 	AllowHTTP   bool // accept http:// webhook URLs
@@ -88,7 +88,7 @@ type Service struct {
 }
 
 // New builds the service around the server's secret box and sets up the guarded client.
-func New(db *store.DB, box *secret.Box, cfg Config, log *slog.Logger) (*Service, error) {
+func New(db Store, box *secret.Box, cfg Config, log *slog.Logger) (*Service, error) {
 	allow, err := netguard.ParseCIDRs(cfg.AllowCIDRs)
 	if err != nil {
 		return nil, err
@@ -192,14 +192,28 @@ var ErrNoQueue = errors.New("webhook: the job queue is not running; event not de
 // {"type": "webhook_test", "event_timestamp": <unix seconds>, "data": {"webhook_id",
 // "workspace_id", "message"}}. The caller checks the webhook is enabled.
 func (s *Service) SendTest(ctx context.Context, wh *store.Webhook) (string, error) {
-	ids, err := s.enqueue(ctx, []store.Webhook{*wh}, TestEvent, map[string]any{
-		"webhook_id": wh.ID, "workspace_id": wh.WorkspaceID,
-		"message": "This is a test event from Timbre: your endpoint received and can verify it.",
+	ids, err := s.enqueue(ctx, []store.Webhook{*wh}, TestEvent, testPayload{
+		WebhookID: wh.ID, WorkspaceID: wh.WorkspaceID,
+		Message: "This is a test event from Timbre: your endpoint received and can verify it.",
 	})
 	if err != nil {
 		return "", err
 	}
 	return ids[0], nil
+}
+
+// envelope is every delivered body: the event's type, when it happened and its data.
+type envelope struct {
+	Type           string `json:"type"`
+	EventTimestamp int64  `json:"event_timestamp"`
+	Data           any    `json:"data"`
+}
+
+// testPayload is the data of a test event.
+type testPayload struct {
+	WebhookID   string `json:"webhook_id"`
+	WorkspaceID string `json:"workspace_id"`
+	Message     string `json:"message"`
 }
 
 // enqueue queues one delivery of the event per webhook and returns the delivery ids.
@@ -211,7 +225,7 @@ func (s *Service) enqueue(ctx context.Context, hooks []store.Webhook, event stri
 	if typ == "" {
 		typ = event
 	}
-	body, err := json.Marshal(map[string]any{"type": typ, "event_timestamp": s.now().Unix(), "data": payload})
+	body, err := json.Marshal(envelope{Type: typ, EventTimestamp: s.now().Unix(), Data: payload})
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +342,7 @@ func (s *Service) attempt(ctx context.Context, a DeliverArgs, attempt, maxAttemp
 	if out.AutoDisabled {
 		s.Log.Warn("webhook disabled after repeated failures", "workspace_id", a.WorkspaceID, "webhook_id", a.WebhookID, "failures", out.ConsecutiveFailures)
 		audit.Record(ctx, s.DB, nil, "", "", audit.Event{WorkspaceID: a.WorkspaceID, Class: "webhook", Activity: "auto_disable", Target: a.WebhookID,
-			Details: map[string]any{"consecutive_failures": out.ConsecutiveFailures, "last_error": rec.Error}})
+			Details: audit.Details{"consecutive_failures": out.ConsecutiveFailures, "last_error": rec.Error}})
 	}
 	switch {
 	case rec.Success:

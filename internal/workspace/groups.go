@@ -143,21 +143,12 @@ func (s *Service) RemoveGroupMember(ctx context.Context, c *access.Caller, group
 
 // ---- handlers --------------------------------------------------------------------------------
 
-func groupJSON(g store.Group) map[string]any {
-	perms := g.Permissions
-	if perms == nil {
-		perms = []string{}
-	}
-	return map[string]any{"name": g.Name, "id": g.ID, "members": g.MemberEmails, "permissions": perms, "group_usage_limit": nil,
-		"group_pvc_limit": nil, "character_count": nil, "is_scim_synced": false, "scim_group": nil, "scim_frozen": false}
-}
-
 func (h *Handlers) groups(w http.ResponseWriter, r *http.Request) error {
 	gs, err := h.Svc.DB.ListGroups(r.Context(), caller(r).WorkspaceID, "")
 	if err != nil {
 		return err
 	}
-	out := make(map[string]any, len(gs))
+	out := make(map[string]groupResponse, len(gs))
 	for _, g := range gs {
 		out[g.ID] = groupJSON(g)
 	}
@@ -174,9 +165,9 @@ func (h *Handlers) searchGroups(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(gs))
+	out := make([]groupMatch, 0, len(gs))
 	for _, g := range gs {
-		out = append(out, map[string]any{"name": g.Name, "id": g.ID, "members_emails": g.MemberEmails})
+		out = append(out, groupMatch{Name: g.Name, ID: g.ID, MembersEmails: g.MemberEmails})
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)
 	return nil
@@ -222,7 +213,7 @@ func (h *Handlers) createGroup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	h.record(r, audit.Event{Class: "group", Activity: "create", Target: g.ID, Details: map[string]any{"name": g.Name, "permissions": g.Permissions}})
+	h.record(r, audit.Event{Class: "group", Activity: "create", Target: g.ID, Details: audit.Details{"name": g.Name, "permissions": g.Permissions}})
 	httpx.WriteJSON(w, http.StatusCreated, groupJSON(*g))
 	return nil
 }
@@ -249,7 +240,7 @@ func (h *Handlers) updateGroup(w http.ResponseWriter, r *http.Request) error {
 	if err := h.Svc.UpdateGroup(r.Context(), c.WorkspaceID, id, body.Name, perms); err != nil {
 		return err
 	}
-	details := map[string]any{}
+	details := audit.Details{}
 	if body.Name != nil {
 		details["name"] = *body.Name
 	}
@@ -298,7 +289,7 @@ func (h *Handlers) addGroupMember(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	h.record(r, audit.Event{Class: "group", Activity: "add_member", Target: g.ID, Details: map[string]any{"user_id": m.UserID, "email": m.Email}})
+	h.record(r, audit.Event{Class: "group", Activity: "add_member", Target: g.ID, Details: audit.Details{"user_id": m.UserID, "email": m.Email}})
 	httpx.OK(w)
 	return nil
 }
@@ -312,7 +303,7 @@ func (h *Handlers) removeGroupMember(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	h.record(r, audit.Event{Class: "group", Activity: "remove_member", Target: g.ID, Details: map[string]any{"user_id": m.UserID, "email": m.Email}})
+	h.record(r, audit.Event{Class: "group", Activity: "remove_member", Target: g.ID, Details: audit.Details{"user_id": m.UserID, "email": m.Email}})
 	httpx.OK(w)
 	return nil
 }

@@ -118,12 +118,12 @@ func (h *Handlers) listWorkspaces(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(ms))
+	out := make([]workspaceEntry, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, map[string]any{"workspace_id": m.WorkspaceID, "name": m.Name, "tier": m.Tier, "role": m.Role,
-			"seat_type": SeatOfRole(m.Role), "is_owner": m.IsOwner, "is_locked": m.IsLocked, "is_current": m.WorkspaceID == c.WorkspaceID})
+		out = append(out, workspaceEntry{WorkspaceID: m.WorkspaceID, Name: m.Name, Tier: m.Tier, Role: m.Role,
+			SeatType: SeatOfRole(m.Role), IsOwner: m.IsOwner, IsLocked: m.IsLocked, IsCurrent: m.WorkspaceID == c.WorkspaceID})
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspaces": out, "current_workspace_id": c.WorkspaceID})
+	httpx.WriteJSON(w, http.StatusOK, workspacesResponse{Workspaces: out, CurrentWorkspaceID: c.WorkspaceID})
 	return nil
 }
 
@@ -142,8 +142,8 @@ func (h *Handlers) switchWorkspace(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	h.record(r, audit.Event{WorkspaceID: body.WorkspaceID, Class: "session", Activity: "switch_workspace", Target: body.WorkspaceID,
-		Details: map[string]any{"from_workspace_id": c.WorkspaceID}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "workspace_id": body.WorkspaceID})
+		Details: audit.Details{"from_workspace_id": c.WorkspaceID}})
+	httpx.WriteJSON(w, http.StatusOK, switchResponse{Status: "ok", WorkspaceID: body.WorkspaceID})
 	return nil
 }
 
@@ -152,7 +152,7 @@ func (h *Handlers) switchWorkspace(w http.ResponseWriter, r *http.Request) error
 func (h *Handlers) canAccessSettings(w http.ResponseWriter, r *http.Request) error {
 	// Admins, and editors to whom a group delegates a workspace duty (members, webhooks, …).
 	c := caller(r)
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"can_access_workspace_settings": c.Role == access.RoleAdmin || len(c.Grants) > 0})
+	httpx.WriteJSON(w, http.StatusOK, canAccessSettingsResponse{CanAccessWorkspaceSettings: c.Role == access.RoleAdmin || len(c.Grants) > 0})
 	return nil
 }
 
@@ -163,12 +163,12 @@ func (h *Handlers) access(w http.ResponseWriter, r *http.Request) error {
 	if duties == nil {
 		duties = []string{}
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"role": c.Role, "features": c.Features, "duties": duties})
+	httpx.WriteJSON(w, http.StatusOK, accessResponse{Role: c.Role, Features: c.Features, Duties: duties})
 	return nil
 }
 
 func (h *Handlers) isAdmin(w http.ResponseWriter, r *http.Request) error {
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"is_admin": caller(r).Role == access.RoleAdmin})
+	httpx.WriteJSON(w, http.StatusOK, isAdminResponse{IsAdmin: caller(r).Role == access.RoleAdmin})
 	return nil
 }
 
@@ -188,7 +188,7 @@ func (h *Handlers) updateWorkspace(w http.ResponseWriter, r *http.Request) error
 	if err := h.Svc.SetTrainingOptOut(r.Context(), c, optOut); err != nil {
 		return err
 	}
-	h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID, Details: map[string]any{"training_opt_out": optOut}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "message": OptOutUpdated, "training_opt_out": optOut})
+	h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID, Details: audit.Details{"training_opt_out": optOut}})
+	httpx.WriteJSON(w, http.StatusOK, optOutResponse{Status: "ok", Message: OptOutUpdated, TrainingOptOut: optOut})
 	return nil
 }

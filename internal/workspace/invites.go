@@ -202,7 +202,7 @@ func (s *Service) AcceptInviteForNewUser(ctx context.Context, code string, u *st
 		return nil, err
 	}
 	audit.Record(ctx, s.DB, nil, u.ID, u.Email, audit.Event{WorkspaceID: in.WorkspaceID, Class: "invite", Activity: "accept", Target: u.ID,
-		Details: map[string]any{"email": u.Email, "seat_type": SeatOfRole(in.Role), "at_sign_up": true}})
+		Details: audit.Details{"email": u.Email, "seat_type": SeatOfRole(in.Role), "at_sign_up": true}})
 	return in, nil
 }
 
@@ -312,7 +312,7 @@ func (h *Handlers) createInvites(w http.ResponseWriter, r *http.Request, v *errs
 	invites, err := h.Svc.CreateInvites(r.Context(), c, emails, role, body.GroupIDs)
 	for _, in := range invites {
 		h.record(r, audit.Event{Class: "invite", Activity: "create", Target: in.Email,
-			Details: map[string]any{"email": in.Email, "seat_type": SeatOfRole(in.Role), "group_ids": in.GroupIDs}})
+			Details: audit.Details{"email": in.Email, "seat_type": SeatOfRole(in.Role), "group_ids": in.GroupIDs}})
 	}
 	if err != nil {
 		return err
@@ -335,7 +335,7 @@ func (h *Handlers) deleteInvite(w http.ResponseWriter, r *http.Request) error {
 	if err := h.Svc.DeleteInvite(r.Context(), caller(r).WorkspaceID, email); err != nil {
 		return err
 	}
-	h.record(r, audit.Event{Class: "invite", Activity: "delete", Target: email, Details: map[string]any{"email": email}})
+	h.record(r, audit.Event{Class: "invite", Activity: "delete", Target: email, Details: audit.Details{"email": email}})
 	httpx.OK(w)
 	return nil
 }
@@ -345,12 +345,12 @@ func (h *Handlers) listInvites(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(ins))
+	out := make([]inviteEntry, 0, len(ins))
 	for _, in := range ins {
-		out = append(out, map[string]any{"email": in.Email, "seat_type": SeatOfRole(in.Role), "group_ids": in.GroupIDs,
-			"invited_by_user_id": in.InvitedBy, "created_at_unix": in.CreatedAt, "expires_at_unix": in.ExpiresAt})
+		out = append(out, inviteEntry{Email: in.Email, SeatType: SeatOfRole(in.Role), GroupIDs: in.GroupIDs,
+			InvitedByUserID: in.InvitedBy, CreatedAtUnix: in.CreatedAt, ExpiresAtUnix: in.ExpiresAt})
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"invites": out})
+	httpx.WriteJSON(w, http.StatusOK, invitesResponse{Invites: out})
 	return nil
 }
 
@@ -360,7 +360,7 @@ func (h *Handlers) peekInvite(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace_name": wsName, "email": in.Email, "seat_type": SeatOfRole(in.Role), "expires_at_unix": in.ExpiresAt})
+	httpx.WriteJSON(w, http.StatusOK, invitePeekResponse{WorkspaceName: wsName, Email: in.Email, SeatType: SeatOfRole(in.Role), ExpiresAtUnix: in.ExpiresAt})
 	return nil
 }
 
@@ -375,8 +375,8 @@ func (h *Handlers) acceptInvite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h.recordAs(r, email, audit.Event{WorkspaceID: in.WorkspaceID, Class: "invite", Activity: "accept", Target: c.UserID,
-		Details: map[string]any{"email": email, "seat_type": SeatOfRole(in.Role)}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"status": "ok", "workspace_id": in.WorkspaceID, "seat_type": SeatOfRole(in.Role), "session_switched": token != ""})
+		Details: audit.Details{"email": email, "seat_type": SeatOfRole(in.Role)}})
+	httpx.WriteJSON(w, http.StatusOK, inviteAcceptedResponse{Status: "ok", WorkspaceID: in.WorkspaceID, SeatType: SeatOfRole(in.Role), SessionSwitched: token != ""})
 	return nil
 }
 
@@ -387,7 +387,7 @@ func (h *Handlers) declineInvite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h.recordAs(r, email, audit.Event{WorkspaceID: in.WorkspaceID, Class: "invite", Activity: "decline", Target: c.UserID,
-		Details: map[string]any{"email": email}})
+		Details: audit.Details{"email": email}})
 	httpx.OK(w)
 	return nil
 }

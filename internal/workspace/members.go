@@ -120,20 +120,12 @@ func (s *Service) SeatAvailable(ctx context.Context, workspaceID string) error {
 
 // ---- handlers --------------------------------------------------------------------------------
 
-func memberJSON(m store.Member) map[string]any {
-	var first any
-	if m.FirstName != "" {
-		first = m.FirstName
-	}
-	return map[string]any{"user_id": m.UserID, "email": m.Email, "first_name": first, "seat_type": SeatOfRole(m.Role), "is_owner": m.IsOwner, "is_locked": m.IsLocked}
-}
-
 func (h *Handlers) members(w http.ResponseWriter, r *http.Request) error {
 	ms, err := h.Svc.DB.ListMembers(r.Context(), caller(r).WorkspaceID)
 	if err != nil {
 		return err
 	}
-	out := make([]map[string]any, 0, len(ms))
+	out := make([]memberResponse, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, memberJSON(m))
 	}
@@ -183,14 +175,14 @@ func (h *Handlers) updateMember(w http.ResponseWriter, r *http.Request) error {
 	}
 	if role != "" && role != m.Role {
 		h.record(r, audit.Event{Class: "member", Activity: "role_change", Target: m.UserID,
-			Details: map[string]any{"email": m.Email, "from": SeatOfRole(m.Role), "to": SeatOfRole(role)}})
+			Details: audit.Details{"email": m.Email, "from": SeatOfRole(m.Role), "to": SeatOfRole(role)}})
 	}
 	if body.IsLocked != nil && *body.IsLocked != m.IsLocked {
 		act := "unlock"
 		if *body.IsLocked {
 			act = "lock"
 		}
-		h.record(r, audit.Event{Class: "member", Activity: act, Target: m.UserID, Details: map[string]any{"email": m.Email}})
+		h.record(r, audit.Event{Class: "member", Activity: act, Target: m.UserID, Details: audit.Details{"email": m.Email}})
 	}
 	httpx.OK(w)
 	return nil

@@ -50,8 +50,8 @@ func (h *Handlers) renameWorkspace(w http.ResponseWriter, r *http.Request) error
 	if err := h.Svc.DB.RenameWorkspace(r.Context(), c.WorkspaceID, name); err != nil {
 		return err
 	}
-	h.record(r, audit.Event{WorkspaceID: c.WorkspaceID, Class: "workspace", Activity: "rename", Target: c.WorkspaceID, Details: map[string]any{"name": name}})
-	httpx.WriteJSON(w, http.StatusOK, map[string]any{"workspace_id": c.WorkspaceID, "name": name})
+	h.record(r, audit.Event{WorkspaceID: c.WorkspaceID, Class: "workspace", Activity: "rename", Target: c.WorkspaceID, Details: audit.Details{"name": name}})
+	httpx.WriteJSON(w, http.StatusOK, renameResponse{WorkspaceID: c.WorkspaceID, Name: name})
 	return nil
 }
 
@@ -66,8 +66,8 @@ func (h *Handlers) createWorkspace(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	h.record(r, audit.Event{WorkspaceID: ws.ID, Class: "workspace", Activity: "create", Target: ws.ID, Details: map[string]any{"name": name}})
-	httpx.WriteJSON(w, http.StatusCreated, map[string]any{"workspace_id": ws.ID, "name": ws.Name, "tier": ws.Tier, "role": "admin", "is_current": true})
+	h.record(r, audit.Event{WorkspaceID: ws.ID, Class: "workspace", Activity: "create", Target: ws.ID, Details: audit.Details{"name": name}})
+	httpx.WriteJSON(w, http.StatusCreated, createdWorkspaceResponse{WorkspaceID: ws.ID, Name: ws.Name, Tier: ws.Tier, Role: access.RoleAdmin, IsCurrent: true})
 	return nil
 }
 

@@ -331,7 +331,7 @@ func (h *Handlers) share(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h.record(r, audit.Event{Class: "sharing", Activity: "share", Target: res.ID,
-		Details: map[string]any{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID, "role": s.Role}})
+		Details: audit.Details{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID, "role": s.Role}})
 	httpx.OK(w)
 	return nil
 }
@@ -346,7 +346,7 @@ func (h *Handlers) unshare(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h.record(r, audit.Event{Class: "sharing", Activity: "unshare", Target: res.ID,
-		Details: map[string]any{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID}})
+		Details: audit.Details{"resource_type": res.Type, "principal_type": s.PrincipalType, "principal_id": s.PrincipalID}})
 	httpx.OK(w)
 	return nil
 }

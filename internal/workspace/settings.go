@@ -10,7 +10,6 @@ import (
 	"timbre/internal/audit"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
-	"timbre/internal/store"
 )
 
 // Bounds of session_inactivity_timeout in seconds: at least 5 minutes (the session refresh
@@ -19,21 +18,6 @@ const (
 	MinInactivityTimeout = 5 * 60
 	MaxInactivityTimeout = 30 * 24 * 60 * 60
 )
-
-// settingsJSON is the workspace's security settings as GET /api/workspace/settings shows them.
-func settingsJSON(st *store.WorkspaceSettings) map[string]any {
-	var by any
-	if st.UserAutoProvisioningByEmail != "" {
-		by = st.UserAutoProvisioningByEmail
-	}
-	return map[string]any{
-		"session_inactivity_timeout": st.SessionInactivityTimeout,
-		"mfa_required_for_users":     st.MFARequiredForUsers,
-		"training_opt_out":           map[string]any{"training_opt_out": st.TrainingOptOut, "timestamp_unix": st.TrainingOptOutAtUnix},
-		"user_auto_provisioning": map[string]any{"enabled": st.UserAutoProvisioningEnabled,
-			"enabled_at_unix": st.UserAutoProvisioningAtUnix, "enabled_by_user_email": by},
-	}
-}
 
 func (h *Handlers) settings(w http.ResponseWriter, r *http.Request) error {
 	st, err := h.Svc.DB.WorkspaceSettings(r.Context(), caller(r).WorkspaceID)
@@ -95,7 +79,7 @@ func (h *Handlers) updateSettings(w http.ResponseWriter, r *http.Request) error 
 	// Audit what changed, also when a later change failed.
 	for _, ch := range changes {
 		h.record(r, audit.Event{Class: "workspace", Activity: "update", Target: c.WorkspaceID,
-			Details: map[string]any{"setting": ch.Setting, "from": ch.From, "to": ch.To}})
+			Details: audit.Details{"setting": ch.Setting, "from": ch.From, "to": ch.To}})
 	}
 	if err != nil {
 		return err

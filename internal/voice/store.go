@@ -1,0 +1,21 @@
+package voice
+
+import (
+	"context"
+
+	"timbre/internal/store"
+)
+
+// Store is what the voice catalogue needs of the database (*store.DB has it all). Keeping it narrow
+// lets store.DB be cut into smaller stores later without touching this package.
+type Store interface {
+	DeletePremadeVoicesExcept(ctx context.Context, keep []string) error
+	ListVoices(ctx context.Context, workspaceID string, f store.VoiceFilter) ([]store.Voice, int, error)
+	SetVoiceSettings(ctx context.Context, workspaceID, voiceID, settings string) error
+	SharedRole(ctx context.Context, workspaceID, typ, id, userID string) (string, error)
+	UpsertPremadeVoice(ctx context.Context, v store.Voice) error
+	Voice(ctx context.Context, workspaceID, id string) (*store.Voice, error)
+	VoiceSettings(ctx context.Context, workspaceID, voiceID string) (string, error)
+}
+
+var _ Store = (*store.DB)(nil)
