@@ -21,11 +21,13 @@ type Store interface {
 	CreateActionCode(ctx context.Context, code, userID, kind string, expires time.Time) error
 	CreateActionCodeWithPayload(ctx context.Context, code, userID, kind, payload string, expires time.Time) error
 	CreateMFAChallenge(ctx context.Context, token string, c store.MFAChallenge) error
+	CreateSingleUseToken(ctx context.Context, token string, t store.SingleUseToken) error
 	CreateSessionWithMeta(ctx context.Context, token string, s store.Session, m store.SessionMeta, now time.Time) error
 	CreateUserWithWorkspace(ctx context.Context, email, passwordHash string, verified bool, tier string, now time.Time) (*store.User, *store.Workspace, error)
 	DeleteAPIKey(ctx context.Context, workspaceID, id string) error
 	DeleteAccount(ctx context.Context, userID string) (*store.DeletedAccount, error)
 	DeleteMFAChallenge(ctx context.Context, token string) error
+	UseSingleUseToken(ctx context.Context, token, tokenType string, now time.Time) (*store.SingleUseToken, error)
 	DeleteSession(ctx context.Context, token string) error
 	DeleteSessionByPublicID(ctx context.Context, userID, publicID string) error
 	DeleteUserSessions(ctx context.Context, userID, keepToken string) (int64, error)
