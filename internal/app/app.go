@@ -163,7 +163,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 		&metering.Handlers{DB: a.DB},
-		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
+		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate, TermsURL: cfg.TermsURL, PrivacyURL: cfg.PrivacyURL},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
