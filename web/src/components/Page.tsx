@@ -27,12 +27,13 @@ export function Page({
 }) {
   return (
     <div className={cn(PAGE_COLUMN, className)} data-testid="page">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
+      {/* Actions stay beside a long description on wide screens, below it on phones. */}
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0 flex-1">
           <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
           {description && <div className="mt-1 text-sm text-gray-600 dark:text-gray-400">{description}</div>}
         </div>
-        {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        {actions && <div className="flex shrink-0 flex-wrap gap-2">{actions}</div>}
       </div>
       {nav}
       <div className="mt-8 space-y-8">{children}</div>
