@@ -104,9 +104,12 @@ export async function run(flow, fn) {
   const contexts = [];
   let current = null; // the page the last step used, for the failure screenshot
 
-  /** A page in a fresh context (its own cookies and storage): another person, or a fresh browser. */
-  async function newPage(label = 'page') {
-    const context = await browser.newContext({ baseURL: baseUrl, acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  /**
+   * A page in a fresh context (its own cookies and storage): another person, or a fresh browser.
+   * viewport defaults to 1440×900.
+   */
+  async function newPage(label = 'page', { viewport = { width: 1440, height: 900 } } = {}) {
+    const context = await browser.newContext({ baseURL: baseUrl, acceptDownloads: true, viewport });
     context.setDefaultTimeout(15_000);
     contexts.push(context);
     const page = await context.newPage();

@@ -171,7 +171,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&apikey.Handlers{DB: a.DB, MaxBody: cfg.MaxBodyBytes},
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 		&metering.Handlers{DB: a.DB},
-		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
+		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate, TermsURL: cfg.TermsURL, PrivacyURL: cfg.PrivacyURL},
 		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)

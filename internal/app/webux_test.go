@@ -41,6 +41,10 @@ func TestCapabilities(t *testing.T) {
 	if _, ok := m["text_to_speech"]; ok {
 		t.Error("an anonymous caller got plan limits")
 	}
+	// No TIMBRE_TERMS_URL or TIMBRE_PRIVACY_URL: the sign-up form links the built-in pages.
+	if legal, _ := m["legal"].(map[string]any); legal["terms_url"] != "/terms" || legal["privacy_url"] != "/privacy" {
+		t.Errorf("legal links %v, want the built-in /terms and /privacy", m["legal"])
+	}
 
 	limits := func(key string) map[string]map[string]any {
 		r := e.do("GET", "/api/capabilities", key, nil)

@@ -1,6 +1,6 @@
 // Package capabilities tells the web app what this server really offers, so the app promises
-// nothing that is not built: the product features, and for a signed-in caller the per-request
-// text limits of their plan.
+// nothing that is not built: the product features, where its terms and privacy policy are, and
+// for a signed-in caller the per-request text limits of their plan.
 package capabilities
 
 import (
@@ -35,9 +35,37 @@ var Features = []Feature{
 	{"referrals", "Referrals", "Invite friends with your own sign-up link."},
 }
 
+// The web app's built-in pages, linked when the operator names no terms or privacy policy of
+// their own.
+const (
+	builtInTermsPath   = "/terms"
+	builtInPrivacyPath = "/privacy"
+)
+
+// Legal is where the sign-up form's "Terms of Service" and "Privacy Policy" lead: the
+// operator's own pages (TIMBRE_TERMS_URL, TIMBRE_PRIVACY_URL), else the built-in ones.
+type Legal struct {
+	TermsURL   string `json:"terms_url"`
+	PrivacyURL string `json:"privacy_url"`
+}
+
+// legalLinks fills in the built-in pages for the addresses the operator left empty.
+func legalLinks(termsURL, privacyURL string) Legal {
+	l := Legal{TermsURL: termsURL, PrivacyURL: privacyURL}
+	if l.TermsURL == "" {
+		l.TermsURL = builtInTermsPath
+	}
+	if l.PrivacyURL == "" {
+		l.PrivacyURL = builtInPrivacyPath
+	}
+	return l
+}
+
 // Handlers serves GET /api/capabilities.
 type Handlers struct {
-	DB Store
+	// The operator's terms and privacy addresses; empty = the built-in pages.
+	TermsURL, PrivacyURL string
+	DB                   Store
 	// Auth resolves the caller when there is one (nil, nil when anonymous).
 	Auth func(r *http.Request) (*access.Caller, error)
 	Now  func() time.Time
@@ -57,6 +85,7 @@ type ModelLimit struct {
 // response is GET /api/capabilities' answer; plan and text_to_speech only for a signed-in caller.
 type response struct {
 	Features     []Feature     `json:"features"`
+	Legal        Legal         `json:"legal"`
 	Plan         *planInfo     `json:"plan,omitempty"`
 	TextToSpeech *speechLimits `json:"text_to_speech,omitempty"`
 }
@@ -73,7 +102,7 @@ type speechLimits struct {
 }
 
 func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
-	out := response{Features: Features}
+	out := response{Features: Features, Legal: legalLinks(h.TermsURL, h.PrivacyURL)}
 	c, err := h.Auth(r)
 	if err == nil && c != nil {
 		now := time.Now()

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,6 +62,11 @@ type Config struct {
 	TrustGeoHeaders     bool   // TIMBRE_TRUST_GEO_HEADERS: take the user's location from a proxy's geo headers
 	TrustedProxies      string // TIMBRE_TRUSTED_PROXIES: reverse proxies (CIDRs) whose X-Forwarded-For names the client
 	DNSResolver         string // TIMBRE_DNS_RESOLVER: host:port of the DNS server SSO domain verification asks; empty = the system's
+
+	// A self-hosted server has no company terms: the operator links their own, or the web app
+	// shows its built-in /terms and /privacy pages.
+	TermsURL   string // TIMBRE_TERMS_URL: the operator's terms of service; empty = the built-in /terms page
+	PrivacyURL string // TIMBRE_PRIVACY_URL: the operator's privacy policy; empty = the built-in /privacy page
 
 	finish func() error
 }
@@ -123,6 +129,8 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"trust-geo-headers", "TIMBRE_TRUST_GEO_HEADERS", "take users' locations from a trusted proxy's headers (CF-IPCountry, X-Geo-Country, X-Geo-Region, X-Geo-City)", boolean(&c.TrustGeoHeaders), run},
 		{"trusted-proxies", "TIMBRE_TRUSTED_PROXIES", "comma-separated address ranges of reverse proxies whose X-Forwarded-For names the real client (per-address limits, audit log)", str(&c.TrustedProxies, ""), []Kind{Serve}},
 		{"dns-resolver", "TIMBRE_DNS_RESOLVER", "DNS server (host:port) asked for SSO domain-verification TXT records; empty = the system's resolver", str(&c.DNSResolver, ""), []Kind{Serve}},
+		{"terms-url", "TIMBRE_TERMS_URL", "http(s) address of the operator's terms of service, linked from the sign-up form; empty = the built-in /terms page", str(&c.TermsURL, ""), []Kind{Serve}},
+		{"privacy-url", "TIMBRE_PRIVACY_URL", "http(s) address of the operator's privacy policy, linked from the sign-up form; empty = the built-in /privacy page", str(&c.PrivacyURL, ""), []Kind{Serve}},
 		{"log-level", "TIMBRE_LOG_LEVEL", "log level: debug, info, warn, error", str(&c.LogLevel, "info"), all},
 	}
 	var maxBody, maxUploadMB int
@@ -199,6 +207,11 @@ func (c *Config) Finish() error {
 			return fmt.Errorf("dns-resolver: want host:port (like 1.1.1.1:53), got %q", c.DNSResolver)
 		}
 	}
+	for _, u := range []struct{ name, value string }{{"terms-url", c.TermsURL}, {"privacy-url", c.PrivacyURL}} {
+		if u.value != "" && !absoluteHTTPURL(u.value) {
+			return fmt.Errorf("%s: want an http:// or https:// address (like https://example.com/terms), got %q", u.name, u.value)
+		}
+	}
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") && !strings.HasPrefix(c.DatabaseURL, "sqlite:") {
 		return fmt.Errorf("database-url: want postgres://… or sqlite:PATH, got %q", c.DatabaseURL)
 	}
@@ -216,6 +229,13 @@ func (c *Config) SQLitePath() string {
 // IsPostgres says whether the configured database is PostgreSQL.
 func (c *Config) IsPostgres() bool {
 	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+}
+
+// absoluteHTTPURL says whether s is an http(s) address with a host: what a sign-up page may
+// link to (never javascript: or a relative path).
+func absoluteHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 func parseDuration(name, v string, def time.Duration) (time.Duration, error) {

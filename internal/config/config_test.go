@@ -38,3 +38,35 @@ func TestDNSResolver(t *testing.T) {
 		}
 	}
 }
+
+// The operator's terms and privacy addresses: empty keeps the built-in pages; anything but an
+// absolute http(s) address stops the start with a message naming the setting.
+func TestLegalURLs(t *testing.T) {
+	for _, c := range []struct {
+		terms, privacy, err string
+	}{
+		{"", "", ""},
+		{"https://example.com/terms", "http://example.com/privacy?lang=en", ""},
+		{"/terms", "", "terms-url: want an http:// or https:// address"},
+		{"", "javascript:alert(1)", "privacy-url: want an http:// or https:// address"},
+		{"https://", "", "terms-url"},
+	} {
+		t.Setenv("TIMBRE_TERMS_URL", c.terms)
+		t.Setenv("TIMBRE_PRIVACY_URL", c.privacy)
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		cfg := Bind(fs, Serve)
+		if err := fs.Parse(nil); err != nil {
+			t.Fatal(err)
+		}
+		err := cfg.Finish()
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("terms %q privacy %q: error %v, want %q", c.terms, c.privacy, err, c.err)
+			}
+			continue
+		}
+		if err != nil || cfg.TermsURL != c.terms || cfg.PrivacyURL != c.privacy {
+			t.Errorf("terms %q privacy %q: got %q %q, %v", c.terms, c.privacy, cfg.TermsURL, cfg.PrivacyURL, err)
+		}
+	}
+}

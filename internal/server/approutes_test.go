@@ -28,6 +28,8 @@ func TestSPAUnknownPathsAnswer404(t *testing.T) {
 		"/app/speech-synthesis/text-to-speech": 200,
 		"/app/speech-synthesis/text-to-speech/history": 200,
 		"/share/abc123":       200,
+		"/terms":              200,
+		"/privacy":            200,
 		"/assets/app-1234.js": 200,
 		"/favicon.svg":        200,
 		"/app/nope":           404,

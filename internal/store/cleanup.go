@@ -11,7 +11,9 @@ type Expired struct {
 }
 
 // Total is the number of rows removed.
-func (e Expired) Total() int64 { return e.RateLimits + e.ActionCodes + e.MFAChallenges + e.SSOFlows + e.SingleUseTokens }
+func (e Expired) Total() int64 {
+	return e.RateLimits + e.ActionCodes + e.MFAChallenges + e.SSOFlows + e.SingleUseTokens
+}
 
 // DeleteExpired removes rows that can no longer be used: rate-limit counters whose window began
 // before rateLimitsBefore (the caller passes now less the longest limit window), and action

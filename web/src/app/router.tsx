@@ -12,10 +12,12 @@ import {
   EmailActionRoute,
   ForgotPasswordRoute,
   MailboxRoute,
+  PrivacyRoute,
   ResetPasswordRoute,
   ShareRoute,
   SignInRoute,
   SignUpRoute,
+  TermsRoute,
   UsageRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
@@ -51,6 +53,9 @@ export const routes: RouteObject[] = [
       },
       { path: '/app/dev/mailbox', element: <MailboxRoute /> },
       { path: '/share/:token', element: <ShareRoute /> },
+      // What this self-hosted server is and stores; public, linked from the sign-up form.
+      { path: '/terms', element: <TermsRoute /> },
+      { path: '/privacy', element: <PrivacyRoute /> },
       {
         element: <RequireAuth />,
         children: [

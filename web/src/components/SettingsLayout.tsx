@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { cn } from '@/components/cn';
+import { Page } from '@/components/Page';
 
 const TABS = [
   { to: '/app/settings', label: 'Profile', end: true },
@@ -8,32 +9,35 @@ const TABS = [
   { to: '/app/settings/api-keys', label: 'API keys', end: false },
 ];
 
-/** Settings pages share a heading and tabs (profile, security, API keys). */
+/** Settings pages share a heading and tabs (profile, security, API keys), in the app's page column. */
 export function SettingsLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="mx-auto max-w-3xl p-4 sm:p-8">
-      <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
-      <nav aria-label="Settings" className="mt-4 flex gap-1 border-b border-gray-200 dark:border-gray-800">
-        {TABS.map((t) => (
-          <NavLink
-            key={t.to}
-            to={t.to}
-            end={t.end}
-            className={({ isActive }) =>
-              cn(
-                '-mb-px border-b-2 px-3 py-2 text-sm font-medium transition-colors',
-                isActive
-                  ? 'border-gray-900 text-gray-900 dark:border-white dark:text-white'
-                  : 'border-transparent text-gray-500 hover:text-gray-900 dark:text-gray-400 dark:hover:text-gray-100',
-              )
-            }
-          >
-            {t.label}
-          </NavLink>
-        ))}
-      </nav>
-      <div className="mt-8 space-y-8">{children}</div>
-    </div>
+    <Page
+      title="Settings"
+      nav={
+        <nav aria-label="Settings" className="mt-4 flex gap-1 border-b border-gray-200 dark:border-gray-800">
+          {TABS.map((t) => (
+            <NavLink
+              key={t.to}
+              to={t.to}
+              end={t.end}
+              className={({ isActive }) =>
+                cn(
+                  '-mb-px border-b-2 px-3 py-2 text-sm font-medium transition-colors',
+                  isActive
+                    ? 'border-gray-900 text-gray-900 dark:border-white dark:text-white'
+                    : 'border-transparent text-gray-500 hover:text-gray-900 dark:text-gray-400 dark:hover:text-gray-100',
+                )
+              }
+            >
+              {t.label}
+            </NavLink>
+          ))}
+        </nav>
+      }
+    >
+      {children}
+    </Page>
   );
 }
 

@@ -4,34 +4,6 @@ import { AlertIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
 import { httpErrorMessage } from '@/lib/api';
 
-/** Page frame of the workspace screens: title, description, actions on the right. */
-export function AdminPage({
-  title,
-  description,
-  actions,
-  children,
-  wide,
-}: {
-  title: string;
-  description?: ReactNode;
-  actions?: ReactNode;
-  children: ReactNode;
-  wide?: boolean;
-}) {
-  return (
-    <div className={cn('mx-auto p-4 sm:p-8', wide ? 'max-w-6xl' : 'max-w-4xl')}>
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-          {description && <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">{description}</p>}
-        </div>
-        {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
-      </div>
-      <div className="mt-8 space-y-8">{children}</div>
-    </div>
-  );
-}
-
 /** A titled section in a bordered card. */
 export function Panel({
   title,

@@ -33,6 +33,14 @@ export function offers(caps: Capabilities | undefined, id: FeatureId): boolean |
   return caps ? caps.features.some((f) => f.id === id) : undefined;
 }
 
+/** The web app's own terms and privacy pages: linked until the server answers, and when its operator names none. */
+export const BUILT_IN_LEGAL = { terms_url: '/terms', privacy_url: '/privacy' } as const;
+
+/** Where "Terms of Service" and "Privacy Policy" lead: the operator's pages, else the built-in ones. */
+export function legalLinks(caps: Capabilities | undefined): Capabilities['legal'] {
+  return caps?.legal ?? BUILT_IN_LEGAL;
+}
+
 /** The per-request character limit and cost multiplier of a model on the caller's plan. */
 export function modelLimit(caps: Capabilities | undefined, modelId: string | null | undefined) {
   return caps?.text_to_speech?.models.find((m) => m.model_id === modelId);

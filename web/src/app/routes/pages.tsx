@@ -8,6 +8,7 @@ import {
   SignUpPage,
 } from '@/features/auth';
 import { MailboxPage } from '@/features/dev-mailbox';
+import { PrivacyPage, TermsPage } from '@/features/legal';
 import { SharePage } from '@/features/share';
 import { UsagePage } from '@/features/usage';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -48,4 +49,12 @@ export function ApiKeysRoute() {
 export function UsageRoute() {
   useDocumentTitle('Usage');
   return <UsagePage />;
+}
+export function TermsRoute() {
+  useDocumentTitle('Terms of Service');
+  return <TermsPage />;
+}
+export function PrivacyRoute() {
+  useDocumentTitle('Privacy Policy');
+  return <PrivacyPage />;
 }

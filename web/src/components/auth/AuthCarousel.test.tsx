@@ -59,7 +59,10 @@ describe('auth carousel', () => {
     expect(pickStartSlide('sign-in')).toBe(5);
   });
   it('shows only the features the server offers', () => {
-    const caps = (ids: string[]) => ({ features: ids.map((id) => ({ id, name: id, description: '' })) });
+    const caps = (ids: string[]) => ({
+      features: ids.map((id) => ({ id, name: id, description: '' })),
+      legal: { terms_url: '/terms', privacy_url: '/privacy' },
+    });
     expect(offeredSlides(caps(['text_to_speech', 'premade_voices', 'api_keys'])).map((s) => s.id)).toEqual([
       'voices',
       'text-to-speech',

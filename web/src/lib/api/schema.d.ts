@@ -1921,7 +1921,7 @@ export interface paths {
         };
         /**
          * What this server offers
-         * @description The product features this server serves today (`features`: id, name, description), so clients promise nothing that is not built. With a signed-in session or an API key it adds the caller's plan (`plan`) and, per text-to-speech model, the longest text one request may send on that plan (`max_characters_per_request`: the model's own limit, 2,500 characters on the free plan and at most 10,000 on paid plans) and the model's `character_cost_multiplier` (credits per character). Without credentials those two are left out. The text-to-speech page shows and checks these numbers before it sends.
+         * @description The product features this server serves today (`features`: id, name, description), so clients promise nothing that is not built, and where the sign-up form's "Terms of Service" and "Privacy Policy" lead (`legal`: the operator's `TIMBRE_TERMS_URL` and `TIMBRE_PRIVACY_URL`, else the web app's built-in `/terms` and `/privacy` pages, which say who runs this server and what it stores). With a signed-in session or an API key it adds the caller's plan (`plan`) and, per text-to-speech model, the longest text one request may send on that plan (`max_characters_per_request`: the model's own limit, 2,500 characters on the free plan and at most 10,000 on paid plans) and the model's `character_cost_multiplier` (credits per character). Without credentials those two are left out. The text-to-speech page shows and checks these numbers before it sends.
          */
         get: operations["timbre_capabilities"];
         put?: never;
@@ -3765,6 +3765,7 @@ export interface components {
         };
         Capabilities: {
             features: components["schemas"]["CapabilityFeature"][];
+            legal: components["schemas"]["CapabilityLegal"];
             plan?: {
                 tier: string;
                 name: string;
@@ -3778,6 +3779,13 @@ export interface components {
             id: string;
             name: string;
             description: string;
+        };
+        /** @description Where the terms of service and privacy policy are: an absolute http(s) address the operator set, or a path of the web app's built-in page. */
+        CapabilityLegal: {
+            /** @description TIMBRE_TERMS_URL, or /terms */
+            terms_url: string;
+            /** @description TIMBRE_PRIVACY_URL, or /privacy */
+            privacy_url: string;
         };
         CapabilityModelLimit: {
             model_id: string;

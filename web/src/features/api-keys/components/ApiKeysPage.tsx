@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/Button';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { KeyIcon, PlusIcon, TrashIcon } from '@/components/icons';
+import { Page } from '@/components/Page';
 import { Spinner } from '@/components/Spinner';
 import { FEATURES, useWorkspaceAccess } from '@/lib/access';
 import { httpErrorMessage } from '@/lib/api';
@@ -44,28 +45,29 @@ export function ApiKeysPage() {
   const keys = query.data?.api_keys ?? [];
 
   return (
-    <div className="mx-auto max-w-5xl p-4 sm:p-8">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
-          <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">
-            Use an API key in the <code className="font-mono text-xs">xi-api-key</code> header to call the API from
-            your own code. Limit what a key may do with permissions and a character quota.
-          </p>
-        </div>
-        {canEdit && (
+    <Page
+      title="API keys"
+      description={
+        <>
+          Use an API key in the <code className="font-mono text-xs">xi-api-key</code> header to call the API from your
+          own code. Limit what a key may do with permissions and a character quota.
+        </>
+      }
+      actions={
+        canEdit && (
           <Button onClick={() => setCreateOpen(true)}>
             <PlusIcon size={16} /> Create API key
           </Button>
-        )}
-      </div>
+        )
+      }
+    >
       {!canEdit && (
-        <p role="status" className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+        <p role="status" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
           {KEYS_NOT_ALLOWED}
         </p>
       )}
 
-      <div className="mt-8 overflow-x-auto rounded-2xl border border-gray-200 dark:border-gray-800">
+      <div className="overflow-x-auto rounded-2xl border border-gray-200 dark:border-gray-800">
         {query.isPending && (
           <div className="flex items-center gap-2 p-6 text-sm text-gray-500">
             <Spinner /> Loading keys…
@@ -179,6 +181,6 @@ export function ApiKeysPage() {
         loading={remove.isPending}
         onConfirm={() => toDelete && remove.mutate(toDelete)}
       />
-    </div>
+    </Page>
   );
 }

@@ -6,7 +6,6 @@ import { ChevronLeftIcon, ChevronRightIcon } from '@/components/icons';
 import { DUTIES, useAdminOrDuty } from '@/lib/access';
 import {
   AdminOnlyNotice,
-  AdminPage,
   Panel,
   Pill,
   QueryState,
@@ -16,6 +15,7 @@ import {
   theadClass,
   trClass,
 } from '@/components/admin';
+import { Page } from '@/components/Page';
 import { listMembers, membersQueryKey } from '@/lib/members';
 import { actorLabel, AUDIT_CLASSES, auditQueryKey, EMPTY_FILTERS, listAudit, validateFilters, type AuditFilters } from '../api';
 
@@ -52,7 +52,7 @@ export function AuditLogPage() {
   const set = (k: keyof AuditFilters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
 
   return (
-    <AdminPage wide title="Audit log" description="Security-relevant actions in this workspace: sign-ins, key changes, member and role changes, SSO and webhook changes.">
+    <Page title="Audit log" description="Security-relevant actions in this workspace: sign-ins, key changes, member and role changes, SSO and webhook changes.">
       {!isPending && !allowed ? (
         <AdminOnlyNotice what="the audit log" />
       ) : (
@@ -161,6 +161,6 @@ export function AuditLogPage() {
           </nav>
         </>
       )}
-    </AdminPage>
+    </Page>
   );
 }

@@ -6,6 +6,7 @@ import { cn } from '@/components/cn';
 import { PasswordField, TextField } from '@/components/Field';
 import { MailIcon } from '@/components/icons';
 import { ApiError, httpErrorMessage } from '@/lib/api';
+import { legalLinks, useCapabilities } from '@/lib/capabilities';
 import { MESSAGES } from '@/lib/constants';
 import { toast } from '@/lib/toast';
 import { clearStoredInviteCode, getStoredInviteCode } from '@/lib/invite-code';
@@ -40,6 +41,7 @@ export function SignUpForm({
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const tooltipId = useId();
   const termsId = useId();
+  const legal = legalLinks(useCapabilities('public').data);
 
   const mutation = useMutation({
     mutationFn: signUp,
@@ -112,18 +114,7 @@ export function SignUpForm({
         hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
         required
       />
-      <div className="relative">
-        {errors.terms && (
-          <div
-            role="tooltip"
-            id={tooltipId}
-            // Below the box, pointing up at it: above, it covered the password's error.
-            className="absolute top-full left-0 z-10 mt-2 max-w-xs rounded-lg bg-red-600 px-3 py-2 text-xs font-medium text-white shadow-lg"
-          >
-            {errors.terms}
-            <span className="absolute bottom-full left-1 size-0 border-x-6 border-b-6 border-x-transparent border-b-red-600" />
-          </div>
-        )}
+      <div>
         <div className="flex items-start gap-3">
           <input
             id={termsId}
@@ -142,14 +133,44 @@ export function SignUpForm({
             )}
           />
           <label htmlFor={termsId} className="text-sm text-gray-700 dark:text-gray-300">
-            I agree to the Terms of Service and Privacy Policy
+            I agree to the <LegalLink href={legal.terms_url}>Terms of Service</LegalLink> and{' '}
+            <LegalLink href={legal.privacy_url}>Privacy Policy</LegalLink>
           </label>
         </div>
+        {errors.terms && (
+          <div
+            role="tooltip"
+            id={tooltipId}
+            // Below the box, pointing up at it, and in the flow of the form: it pushes the button
+            // down instead of covering it or the password's error above.
+            className="relative mt-3 w-fit max-w-xs rounded-lg bg-red-600 px-3 py-2 text-xs font-medium text-white shadow-lg"
+          >
+            {errors.terms}
+            <span className="absolute bottom-full left-1 size-0 border-x-6 border-b-6 border-x-transparent border-b-red-600" />
+          </div>
+        )}
       </div>
       <Button type="submit" size="lg" className="w-full" loading={mutation.isPending}>
         Sign up
       </Button>
     </form>
+  );
+}
+
+/**
+ * A link inside the terms checkbox's label: opens in a new tab, so the half-filled form stays;
+ * a click on it reads the page and leaves the box as it was.
+ */
+function LegalLink({ href, children }: { href: string; children: string }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="font-medium text-gray-900 underline underline-offset-2 hover:no-underline dark:text-white"
+    >
+      {children}
+    </a>
   );
 }
 

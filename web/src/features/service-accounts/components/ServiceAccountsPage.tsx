@@ -11,7 +11,6 @@ import { editBody } from '@/lib/api-key-form';
 import { DUTIES, useAdminOrDuty } from '@/lib/access';
 import {
   AdminOnlyNotice,
-  AdminPage,
   Panel,
   QueryState,
   tableClass,
@@ -20,6 +19,7 @@ import {
   theadClass,
   trClass,
 } from '@/components/admin';
+import { Page } from '@/components/Page';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
@@ -231,7 +231,7 @@ export function ServiceAccountsPage() {
   const [createOpen, setCreateOpen] = useState(false);
   const accounts = query.data?.['service-accounts'] ?? [];
   return (
-    <AdminPage
+    <Page
       title="Service accounts"
       description="Accounts for servers and automations, each with its own API keys, permissions and quotas."
       actions={
@@ -257,6 +257,6 @@ export function ServiceAccountsPage() {
         </>
       )}
       <CreateServiceAccountDialog open={createOpen} onOpenChange={setCreateOpen} />
-    </AdminPage>
+    </Page>
   );
 }

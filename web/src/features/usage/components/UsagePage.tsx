@@ -1,3 +1,4 @@
+import { Page } from '@/components/Page';
 import { Spinner } from '@/components/Spinner';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate, formatNumber } from '@/lib/format';
@@ -16,21 +17,22 @@ function Stat({ label, value }: { label: string; value: string }) {
 export function UsagePage() {
   const { data, isPending, error } = useSubscription();
   return (
-    <div className="mx-auto max-w-3xl p-4 sm:p-8">
-      <h1 className="text-2xl font-semibold tracking-tight">Usage</h1>
-      <p className="mt-1 text-sm text-gray-600 dark:text-gray-400">Credits used this billing period. Text to speech costs one credit per character, times the model’s cost factor: half on the Flash and Turbo models.</p>
+    <Page
+      title="Usage"
+      description="Credits used this billing period. Text to speech costs one credit per character, times the model’s cost factor: half on the Flash and Turbo models."
+    >
       {isPending && (
-        <div className="mt-8 flex items-center gap-2 text-sm text-gray-500">
+        <div className="flex items-center gap-2 text-sm text-gray-500">
           <Spinner /> Loading usage…
         </div>
       )}
       {error && (
-        <p role="alert" className="mt-8 text-sm text-red-600">
+        <p role="alert" className="text-sm text-red-600">
           {httpErrorMessage(error)}
         </p>
       )}
       {data && (
-        <section className="mt-8 space-y-6">
+        <section className="space-y-6">
           <div className="rounded-2xl border border-gray-200 p-6 dark:border-gray-800">
             <div className="mb-4 flex flex-wrap items-baseline justify-between gap-2">
               <h2 className="text-lg font-semibold">{tierName(data.tier)} plan</h2>
@@ -62,6 +64,6 @@ export function UsagePage() {
           </dl>
         </section>
       )}
-    </div>
+    </Page>
   );
 }

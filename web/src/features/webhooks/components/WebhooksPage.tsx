@@ -8,7 +8,6 @@ import { FieldError, TextField } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
 import {
   AdminOnlyNotice,
-  AdminPage,
   copyText,
   Panel,
   Pill,
@@ -21,6 +20,7 @@ import {
   theadClass,
   trClass,
 } from '@/components/admin';
+import { Page } from '@/components/Page';
 import { DUTIES, useAdminOrDuty } from '@/lib/access';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -300,8 +300,7 @@ export function WebhooksPage() {
   const list = query.data?.webhooks ?? [];
 
   return (
-    <AdminPage
-      wide
+    <Page
       title="Webhooks"
       description="Send signed HTTP requests to your servers when events happen in this workspace. A webhook that keeps failing is disabled automatically."
       actions={
@@ -406,6 +405,6 @@ export function WebhooksPage() {
         loading={remove.isPending}
         onConfirm={() => toDelete && remove.mutate(toDelete)}
       />
-    </AdminPage>
+    </Page>
   );
 }

@@ -6,7 +6,8 @@ import { Dialog } from '@/components/Dialog';
 import { Select, TextField } from '@/components/Field';
 import { CloseIcon, PlusIcon, TrashIcon } from '@/components/icons';
 import { DUTIES, useWorkspaceAccess, useWorkspaceRole } from '@/lib/access';
-import { AdminPage, Panel, QueryState } from '@/components/admin';
+import { Panel, QueryState } from '@/components/admin';
+import { Page } from '@/components/Page';
 import { listMembers, membersQueryKey } from '@/lib/members';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -349,7 +350,7 @@ export function GroupsPage() {
   const names = list.map((g) => g.name);
   const memberEmails = (members.data ?? []).map((m) => m.email);
   return (
-    <AdminPage
+    <Page
       title="Groups"
       description={
         isAdmin
@@ -387,6 +388,6 @@ export function GroupsPage() {
           void queryClient.invalidateQueries({ queryKey: groupsQueryKey });
         }}
       />
-    </AdminPage>
+    </Page>
   );
 }

@@ -25,7 +25,6 @@ import {
 import { listMembers, membersQueryKey, type WorkspaceMember } from '@/lib/members';
 import { InviteDialog } from './InviteDialog';
 import {
-  AdminPage,
   Panel,
   Pill,
   QueryState,
@@ -35,6 +34,7 @@ import {
   theadClass,
   trClass,
 } from '@/components/admin';
+import { Page } from '@/components/Page';
 
 function SeatsSummary({ members, invites }: { members: number; invites: number | undefined }) {
   const limit = useQuery({ queryKey: seatsQueryKey, queryFn: getSeatLimit, staleTime: 60_000 });
@@ -218,7 +218,7 @@ export function MembersPage() {
   const me = session.data?.user_id;
 
   return (
-    <AdminPage
+    <Page
       title="Members"
       description={
         isAdmin
@@ -271,7 +271,7 @@ export function MembersPage() {
         loading={remove.isPending}
         onConfirm={() => toRemove && remove.mutate(toRemove)}
       />
-    </AdminPage>
+    </Page>
   );
 }
 
@@ -281,7 +281,7 @@ export function WorkspaceInvitesPage() {
   const { allowed: canInvite, isPending } = useAdminOrDuty(DUTIES.invite);
   const [inviteOpen, setInviteOpen] = useState(false);
   return (
-    <AdminPage
+    <Page
       title="Workspace invitations"
       description="Invite people by email and follow the invitations that are still open."
       actions={
@@ -294,7 +294,7 @@ export function WorkspaceInvitesPage() {
     >
       {canInvite ? <PendingInvites /> : !isPending && <AdminOnlyNoticeInline />}
       <InviteDialog open={inviteOpen} onOpenChange={setInviteOpen} editorsOnly={!isAdmin} />
-    </AdminPage>
+    </Page>
   );
 }
 

@@ -6,7 +6,8 @@ import { Dialog } from '@/components/Dialog';
 import { FieldError, Select, TextArea, TextField } from '@/components/Field';
 import { PlusIcon, TrashIcon } from '@/components/icons';
 import { Tooltip } from '@/components/Tooltip';
-import { AdminPage, copyText, Panel, Pill, QueryState, Switch } from '@/components/admin';
+import { copyText, Panel, Pill, QueryState, Switch } from '@/components/admin';
+import { Page } from '@/components/Page';
 import { useWorkspaceRole } from '@/lib/access';
 import { ApiError, httpErrorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -462,10 +463,10 @@ function SSOPanel() {
 export function SecurityPage() {
   const { isAdmin, isPending } = useWorkspaceRole();
   return (
-    <AdminPage title="Workspace security" description="Sign-in rules, single sign-on and data settings for everyone in this workspace.">
+    <Page title="Workspace security" description="Sign-in rules, single sign-on and data settings for everyone in this workspace.">
       {isAdmin && <SignInPolicyPanel />}
       {isAdmin && <SSOPanel />}
       {!isPending && <TrainingOptOutPanel isAdmin={isAdmin} />}
-    </AdminPage>
+    </Page>
   );
 }
