@@ -145,9 +145,20 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	}
 	where := []string{"workspace_id = ?", "state <> ?"}
 	args := []any{workspaceID, StateDeleted}
+	var cursorRowid int64
 	if f.StartAfterID != "" {
 		var seq int64
-		err := db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND id = ?`, workspaceID, f.StartAfterID).Scan(&seq)
+		var err error
+		if db.Dialect == SQLite {
+			// A search's walk starts after the cursor's rowid when the cursor is in seq order.
+			var outOfOrder bool
+			err = db.queryRow(ctx, `SELECT seq, rowid, out_of_order FROM history WHERE workspace_id = ? AND id = ?`, workspaceID, f.StartAfterID).Scan(&seq, &cursorRowid, &outOfOrder)
+			if outOfOrder {
+				cursorRowid = 0
+			}
+		} else {
+			err = db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND id = ?`, workspaceID, f.StartAfterID).Scan(&seq)
+		}
 		if err != nil {
 			return nil, false, notFound(err)
 		}
@@ -180,7 +191,7 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		return db.listHistoryPage(ctx, workspaceID, f, strings.Join(where, " AND "), args, "", "", size)
 	}
 	if db.Dialect == SQLite && utf8.RuneCountInString(f.Search) >= 3 {
-		items, more, complete, err := db.searchNewestFirst(ctx, workspaceID, f, where, args, size)
+		items, more, complete, err := db.searchNewestFirst(ctx, workspaceID, f, where, args, cursorRowid, size)
 		if err != nil || complete {
 			return items, more, err
 		}
@@ -240,7 +251,7 @@ func (db *DB) listHistoryPage(ctx context.Context, workspaceID string, f History
 
 // searchWalkMax is how many of the newest trigram-index matches (in all workspaces) a SQLite search
 // walks looking for a page of the workspace's; past it, the page walk with LIKE takes over.
-const searchWalkMax = 1000
+const searchWalkMax = 500
 
 // searchNewestFirst answers a SQLite search (a term of three characters or more) from the trigram
 // index: its matches are walked newest first — by rowid, which is seq order for every row not
@@ -249,22 +260,28 @@ const searchWalkMax = 1000
 // indexes and tested with LIKE. The matches of a page 100 rows deep cost 100 row reads, however
 // many rows match in all. complete is false when the walk gave up after searchWalkMax matches
 // without filling a page and more matches remain: the caller then walks the page in order.
-func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f HistoryFilter, where []string, args []any, size int) (items []HistoryItem, more, complete bool, err error) {
-	phrase := ftsPhrase(f.Search)
+func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f HistoryFilter, where []string, args []any, cursorRowid int64, size int) (items []HistoryItem, more, complete bool, err error) {
+	// The matches to walk: all, or those past an in-order cursor (the in-order rows after it in
+	// seq order are exactly those after it in rowid order).
+	matches, matchArgs := `SELECT rowid FROM history_fts WHERE history_fts MATCH ?`, []any{ftsPhrase(f.Search)}
 	dir := "DESC"
 	if f.Ascending {
 		dir = "ASC"
 	}
+	if cursorRowid > 0 {
+		matches += " AND rowid " + map[bool]string{false: "<", true: ">"}[f.Ascending] + " ?"
+		matchArgs = append(matchArgs, cursorRowid)
+	}
 	cond := strings.Join(where, " AND ")
-	walkArgs := append([]any{phrase, searchWalkMax}, args...)
+	walkArgs := append(append(slices.Clone(matchArgs), searchWalkMax), args...)
 	userCond := ""
 	if f.VisibleTo != "" {
 		userCond = " AND user_id = ?"
 		walkArgs = append(walkArgs, f.VisibleTo)
 	}
 	// CROSS JOIN keeps the matches the outer loop, so the LIMIT stops the walk in rowid order.
-	walk := `SELECT ` + historyListCols + ` FROM (SELECT rowid AS r FROM history_fts WHERE history_fts MATCH ? ORDER BY rowid ` + dir + ` LIMIT ?) AS m
-		CROSS JOIN history ON history.rowid = m.r WHERE ` + cond + ` AND out_of_order = 0` + userCond + ` LIMIT ?`
+	walk := `SELECT ` + historyListCols + ` FROM (` + matches + ` ORDER BY rowid ` + dir + ` LIMIT ?) AS m
+		CROSS JOIN history ON history.rowid = m.rowid WHERE ` + cond + ` AND out_of_order = 0` + userCond + ` LIMIT ?`
 	walked, err := collectHistory(db.query(ctx, walk, append(walkArgs, size+1)...))
 	if err != nil {
 		return nil, false, false, err
@@ -272,7 +289,7 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 	if len(walked) <= size {
 		// Short of a page: complete only if the walk saw every match.
 		var n int
-		if err := db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM history_fts WHERE history_fts MATCH ? LIMIT ?)`, phrase, searchWalkMax+1).Scan(&n); err != nil {
+		if err := db.queryRow(ctx, `SELECT COUNT(*) FROM (`+matches+` LIMIT ?)`, append(matchArgs, searchWalkMax+1)...).Scan(&n); err != nil {
 			return nil, false, false, err
 		}
 		if n > searchWalkMax {
@@ -281,7 +298,7 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 	}
 	pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
 	likeCond := cond + " AND " + searchLike
-	rest, _, err := db.listHistoryPage(ctx, workspaceID, f, likeCond, append(slices.Clone(args), pat, pat), "history_out_of_order", " AND out_of_order = 1", size)
+	rest, restMore, err := db.listHistoryPage(ctx, workspaceID, f, likeCond, append(slices.Clone(args), pat, pat), "history_out_of_order", " AND out_of_order = 1", size)
 	if err != nil {
 		return nil, false, false, err
 	}
@@ -293,7 +310,8 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 		}
 		return c
 	})
-	if more = len(items) > size; more {
+	// rest holds at most a page; that it had more means more follow.
+	if more = len(items) > size || restMore; len(items) > size {
 		items = items[:size]
 	}
 	return items, more, true, nil
