@@ -238,7 +238,7 @@ func (db *DB) listHistoryPage(ctx context.Context, workspaceID string, f History
 		qargs = append(append(qargs, args...), f.VisibleTo, workspaceID, f.VisibleTo, f.VisibleTo, size+1)
 	}
 	qargs = append(qargs, size+1)
-	out, err := collectHistory(db.query(ctx, q, qargs...))
+	out, err := collect(scanHistory)(db.query(ctx, q, qargs...))
 	if err != nil {
 		return nil, false, err
 	}
@@ -269,8 +269,11 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 		dir = "ASC"
 	}
 	if cursorRowid > 0 {
-		matches += " AND rowid " + map[bool]string{false: "<", true: ">"}[f.Ascending] + " ?"
-		matchArgs = append(matchArgs, cursorRowid)
+		past := " AND rowid < ?"
+		if f.Ascending {
+			past = " AND rowid > ?"
+		}
+		matches, matchArgs = matches+past, append(matchArgs, cursorRowid)
 	}
 	cond := strings.Join(where, " AND ")
 	walkArgs := append(append(slices.Clone(matchArgs), searchWalkMax), args...)
@@ -282,7 +285,7 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 	// CROSS JOIN keeps the matches the outer loop, so the LIMIT stops the walk in rowid order.
 	walk := `SELECT ` + historyListCols + ` FROM (` + matches + ` ORDER BY rowid ` + dir + ` LIMIT ?) AS m
 		CROSS JOIN history ON history.rowid = m.rowid WHERE ` + cond + ` AND out_of_order = 0` + userCond + ` LIMIT ?`
-	walked, err := collectHistory(db.query(ctx, walk, append(walkArgs, size+1)...))
+	walked, err := collect(scanHistory)(db.query(ctx, walk, append(walkArgs, size+1)...))
 	if err != nil {
 		return nil, false, false, err
 	}
@@ -315,23 +318,6 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 		items = items[:size]
 	}
 	return items, more, true, nil
-}
-
-// collectHistory reads list rows.
-func collectHistory(rows *sql.Rows, err error) ([]HistoryItem, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []HistoryItem
-	for rows.Next() {
-		h, err := scanHistory(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *h)
-	}
-	return out, rows.Err()
 }
 
 // ftsPhrase quotes term as one FTS5 phrase; with the trigram tokenizer a phrase matches any
