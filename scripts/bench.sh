@@ -48,6 +48,7 @@ awk '
 function metric(unit,   i) { for (i = 3; i < NF; i += 2) if ($(i + 1) == unit) return $i + 0; return -1 }
 function verdict(ok) { total++; if (ok) { met++; return "PASS" } return "MISS" }
 function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not counted
+/^history seed: / { sub(/^history seed: /, ""); seeds[++nseed] = $0 }
 /^Benchmark/ {
   name = $1; sub(/-[0-9]+$/, "", name)
   n = split(name, p, "/")
@@ -101,6 +102,7 @@ END {
     print "   search-hit: a word in 1,000 rows; search-miss: a word in none; voice: voice_id filter (1 row in 5)"
     printf "  %-10s %-14s %11s %11s %11s %11s   %-9s %s\n", "database", "page", "p50", "p99", "db p50", "db p99", "goal", "result"
     for (i = 1; i <= nl; i++) print hist[i]
+    for (i = 1; i <= nseed; i++) print "  seeding (testdb.SeedHistory): " seeds[i]
   }
   if (ns) {
     print ""

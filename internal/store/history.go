@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -138,11 +139,26 @@ type HistoryFilter struct {
 // ListHistory returns a page of the workspace's history, newest first (or oldest first when
 // Ascending), and whether more rows follow.
 func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilter) ([]HistoryItem, bool, error) {
+	size := f.PageSize
+	if size <= 0 {
+		size = 100
+	}
 	where := []string{"workspace_id = ?", "state <> ?"}
 	args := []any{workspaceID, StateDeleted}
+	var cursorRowid int64
 	if f.StartAfterID != "" {
 		var seq int64
-		err := db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND id = ?`, workspaceID, f.StartAfterID).Scan(&seq)
+		var err error
+		if db.Dialect == SQLite {
+			// A search's walk starts after the cursor's rowid when the cursor is in seq order.
+			var outOfOrder bool
+			err = db.queryRow(ctx, `SELECT seq, rowid, out_of_order FROM history WHERE workspace_id = ? AND id = ?`, workspaceID, f.StartAfterID).Scan(&seq, &cursorRowid, &outOfOrder)
+			if outOfOrder {
+				cursorRowid = 0
+			}
+		} else {
+			err = db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND id = ?`, workspaceID, f.StartAfterID).Scan(&seq)
+		}
 		if err != nil {
 			return nil, false, notFound(err)
 		}
@@ -171,40 +187,40 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if f.DateAfter > 0 {
 		where, args = append(where, "date_unix > ?"), append(args, f.DateAfter)
 	}
-	rare := false
-	if f.Search != "" {
-		var err error
-		if rare, err = db.rareSearch(ctx, f.Search); err != nil {
-			return nil, false, err
-		}
-		if rare {
-			// Few rows match anywhere: take them from the trigram index and sort them.
-			where, args = append(where, "rowid IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)"), append(args, ftsPhrase(f.Search))
-		} else {
-			// PostgreSQL's trigram GIN indexes on LOWER(…) serve this LIKE; on SQLite, a term too
-			// short for trigrams or found in many rows is met soon by walking the page in order.
-			where = append(where, "(LOWER(text) LIKE ? ESCAPE '\\' OR LOWER(voice_name) LIKE ? ESCAPE '\\')")
-			pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
-			args = append(args, pat, pat)
+	if f.Search == "" {
+		return db.listHistoryPage(ctx, workspaceID, f, strings.Join(where, " AND "), args, "", "", size)
+	}
+	if db.Dialect == SQLite && utf8.RuneCountInString(f.Search) >= 3 {
+		items, more, complete, err := db.searchNewestFirst(ctx, workspaceID, f, where, args, cursorRowid, size)
+		if err != nil || complete {
+			return items, more, err
 		}
 	}
+	// PostgreSQL's trigram GIN indexes on LOWER(…) serve this LIKE; on SQLite it is the way for a
+	// term too short for trigrams, or one the newest matches of other workspaces crowd out: the
+	// page is walked in order, each row tested.
+	pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
+	where, args = append(where, searchLike), append(args, pat, pat)
+	return db.listHistoryPage(ctx, workspaceID, f, strings.Join(where, " AND "), args, "", "", size)
+}
+
+// searchLike is the search as a LIKE on each row (two arguments: the escaped, lower-case pattern).
+const searchLike = "(LOWER(text) LIKE ? ESCAPE '\\' OR LOWER(voice_name) LIKE ? ESCAPE '\\')"
+
+// listHistoryPage reads a page of the rows that meet cond: the workspace's, or a member's own and
+// those shared with them. A non-empty ownIndex reads the member's own rows (or the workspace's,
+// when there is no member) from that partial index of SQLite's, and ownCond narrows them to it.
+func (db *DB) listHistoryPage(ctx context.Context, workspaceID string, f HistoryFilter, cond string, args []any, ownIndex, ownCond string, size int) ([]HistoryItem, bool, error) {
 	order := "seq DESC, id DESC"
 	if f.Ascending {
 		order = "seq ASC, id ASC"
 	}
-	size := f.PageSize
-	if size <= 0 {
-		size = 100
+	own, from := cond+ownCond, "history"
+	if ownIndex != "" {
+		from += " INDEXED BY " + ownIndex
 	}
-	cond := strings.Join(where, " AND ")
-	userCond := "user_id = ?"
-	if rare {
-		// "+" keeps SQLite from walking the workspace's (or member's) page index and probing
-		// each row against the matches: the few matching rows are looked up by rowid instead.
-		cond = strings.Replace(cond, "workspace_id = ?", "+workspace_id = ?", 1)
-		userCond = "+user_id = ?"
-	}
-	q := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` ORDER BY ` + order + ` LIMIT ?`
+	q := `SELECT ` + historyListCols + ` FROM ` + from + ` WHERE ` + own + ` ORDER BY ` + order + ` LIMIT ?`
+	qargs := slices.Clone(args)
 	if f.VisibleTo != "" {
 		// A member's own items and the items shared with them, each taken from its own index
 		// ((workspace_id, user_id, seq) and the grants), then merged: one OR over both would
@@ -212,31 +228,18 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 		// part, "workspace_id || ''" and "seq + 0" keep both databases from walking the
 		// workspace's page index (100,000 rows of someone else's) instead of looking the few
 		// shared ids up by primary key.
-		own := `SELECT ` + historyListCols + ` FROM history WHERE ` + cond + ` AND ` + userCond + ` ORDER BY ` + order + ` LIMIT ?`
+		ownQ := `SELECT ` + historyListCols + ` FROM ` + from + ` WHERE ` + own + ` AND user_id = ? ORDER BY ` + order + ` LIMIT ?`
 		sharedCond := strings.Replace(cond, "workspace_id = ?", "workspace_id || '' = ?", 1)
 		sharedOrder := strings.Replace(order, "seq ", "seq + 0 ", 1)
 		shared := `SELECT ` + historyListCols + ` FROM history WHERE ` + sharedCond + ` AND user_id <> ? AND id IN (SELECT s.resource_id FROM resource_shares s
 			WHERE s.workspace_id = ? AND s.resource_type = '` + ResourceHistory + `' AND ` + visibleShare + `) ORDER BY ` + sharedOrder + ` LIMIT ?`
-		q = `SELECT * FROM (` + own + `) AS own_items UNION ALL SELECT * FROM (` + shared + `) AS shared_items ORDER BY ` + order + ` LIMIT ?`
-		base := args
-		args = append(slices.Clone(base), f.VisibleTo, size+1)
-		args = append(append(args, base...), f.VisibleTo, workspaceID, f.VisibleTo, f.VisibleTo, size+1)
+		q = `SELECT * FROM (` + ownQ + `) AS own_items UNION ALL SELECT * FROM (` + shared + `) AS shared_items ORDER BY ` + order + ` LIMIT ?`
+		qargs = append(qargs, f.VisibleTo, size+1)
+		qargs = append(append(qargs, args...), f.VisibleTo, workspaceID, f.VisibleTo, f.VisibleTo, size+1)
 	}
-	args = append(args, size+1)
-	rows, err := db.query(ctx, q, args...)
+	qargs = append(qargs, size+1)
+	out, err := collect(scanHistory)(db.query(ctx, q, qargs...))
 	if err != nil {
-		return nil, false, err
-	}
-	defer rows.Close()
-	var out []HistoryItem
-	for rows.Next() {
-		h, err := scanHistory(rows)
-		if err != nil {
-			return nil, false, err
-		}
-		out = append(out, *h)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
 	more := len(out) > size
@@ -246,20 +249,75 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	return out, more, nil
 }
 
-// searchRareMax is how many matching rows (in all workspaces) make a search term common: above
-// it, walking a page in order meets 100 matches sooner than sorting every match would.
-const searchRareMax = 5000
+// searchWalkMax is how many of the newest trigram-index matches (in all workspaces) a SQLite search
+// walks looking for a page of the workspace's; past it, the page walk with LIKE takes over.
+const searchWalkMax = 500
 
-// rareSearch reports whether SQLite's trigram index should answer a search for term: it is at
-// least three characters long (a trigram) and matches at most searchRareMax rows. Counting stops
-// there, so a common term costs a few thousand index entries, not a scan.
-func (db *DB) rareSearch(ctx context.Context, term string) (bool, error) {
-	if db.Dialect != SQLite || utf8.RuneCountInString(term) < 3 {
-		return false, nil
+// searchNewestFirst answers a SQLite search (a term of three characters or more) from the trigram
+// index: its matches are walked newest first — by rowid, which is seq order for every row not
+// marked out_of_order (migration 00018) — joined to their rows, until a page of the caller's
+// is found; the out-of-order rows and the rows shared with the member are read from their own
+// indexes and tested with LIKE. The matches of a page 100 rows deep cost 100 row reads, however
+// many rows match in all. complete is false when the walk gave up after searchWalkMax matches
+// without filling a page and more matches remain: the caller then walks the page in order.
+func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f HistoryFilter, where []string, args []any, cursorRowid int64, size int) (items []HistoryItem, more, complete bool, err error) {
+	// The matches to walk: all, or those past an in-order cursor (the in-order rows after it in
+	// seq order are exactly those after it in rowid order).
+	matches, matchArgs := `SELECT rowid FROM history_fts WHERE history_fts MATCH ?`, []any{ftsPhrase(f.Search)}
+	dir := "DESC"
+	if f.Ascending {
+		dir = "ASC"
 	}
-	var n int
-	err := db.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT rowid FROM history_fts WHERE history_fts MATCH ? LIMIT ?)`, ftsPhrase(term), searchRareMax+1).Scan(&n)
-	return n <= searchRareMax, err
+	if cursorRowid > 0 {
+		past := " AND rowid < ?"
+		if f.Ascending {
+			past = " AND rowid > ?"
+		}
+		matches, matchArgs = matches+past, append(matchArgs, cursorRowid)
+	}
+	cond := strings.Join(where, " AND ")
+	walkArgs := append(append(slices.Clone(matchArgs), searchWalkMax), args...)
+	userCond := ""
+	if f.VisibleTo != "" {
+		userCond = " AND user_id = ?"
+		walkArgs = append(walkArgs, f.VisibleTo)
+	}
+	// CROSS JOIN keeps the matches the outer loop, so the LIMIT stops the walk in rowid order.
+	walk := `SELECT ` + historyListCols + ` FROM (` + matches + ` ORDER BY rowid ` + dir + ` LIMIT ?) AS m
+		CROSS JOIN history ON history.rowid = m.rowid WHERE ` + cond + ` AND out_of_order = 0` + userCond + ` LIMIT ?`
+	walked, err := collect(scanHistory)(db.query(ctx, walk, append(walkArgs, size+1)...))
+	if err != nil {
+		return nil, false, false, err
+	}
+	if len(walked) <= size {
+		// Short of a page: complete only if the walk saw every match.
+		var n int
+		if err := db.queryRow(ctx, `SELECT COUNT(*) FROM (`+matches+` LIMIT ?)`, append(matchArgs, searchWalkMax+1)...).Scan(&n); err != nil {
+			return nil, false, false, err
+		}
+		if n > searchWalkMax {
+			return nil, false, false, nil
+		}
+	}
+	pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
+	likeCond := cond + " AND " + searchLike
+	rest, restMore, err := db.listHistoryPage(ctx, workspaceID, f, likeCond, append(slices.Clone(args), pat, pat), "history_out_of_order", " AND out_of_order = 1", size)
+	if err != nil {
+		return nil, false, false, err
+	}
+	items = append(walked, rest...)
+	slices.SortFunc(items, func(a, b HistoryItem) int {
+		c := cmp.Or(cmp.Compare(a.Seq, b.Seq), strings.Compare(a.ID, b.ID))
+		if !f.Ascending {
+			c = -c
+		}
+		return c
+	})
+	// rest holds at most a page; that it had more means more follow.
+	if more = len(items) > size || restMore; len(items) > size {
+		items = items[:size]
+	}
+	return items, more, true, nil
 }
 
 // ftsPhrase quotes term as one FTS5 phrase; with the trigram tokenizer a phrase matches any
