@@ -1,4 +1,5 @@
 import { useParams } from 'react-router';
+import { AiClassifierPage } from '@/features/ai-classifier';
 import { ApiKeysPage } from '@/features/api-keys';
 import {
   EmailActionPage,
@@ -48,4 +49,8 @@ export function ApiKeysRoute() {
 export function UsageRoute() {
   useDocumentTitle('Usage');
   return <UsagePage />;
+}
+export function AiClassifierRoute() {
+  useDocumentTitle('AI Speech Classifier');
+  return <AiClassifierPage />;
 }
