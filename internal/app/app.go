@@ -19,6 +19,7 @@ import (
 	"timbre/internal/auth"
 	"timbre/internal/blob"
 	"timbre/internal/capabilities"
+	"timbre/internal/classifier"
 	"timbre/internal/config"
 	"timbre/internal/docs"
 	"timbre/internal/engine"
@@ -36,6 +37,7 @@ import (
 	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
+	"timbre/internal/watermark"
 	"timbre/internal/webhook"
 	"timbre/internal/workspace"
 )
@@ -69,13 +71,15 @@ type App struct {
 	Speech      *tts.Service
 	// Transcriber is speech to text.
 	Transcriber *stt.Service
-	Voices      *voice.Service
-	Webhooks    *webhook.Service
-	Server      *server.Server
-	Registry    *prometheus.Registry
-	Log         *slog.Logger
-	jobs        *jobs.Client
-	closers     []func()
+	// Classifier finds this server's watermark in audio (POST /v1/speech-classifier).
+	Classifier *classifier.Service
+	Voices     *voice.Service
+	Webhooks   *webhook.Service
+	Server     *server.Server
+	Registry   *prometheus.Registry
+	Log        *slog.Logger
+	jobs       *jobs.Client
+	closers    []func()
 }
 
 // Open connects storage and migrates it: enough for the admin commands.
@@ -152,8 +156,15 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}
+	// The watermark's key is derived from the server key: servers sharing a key (scale-out)
+	// recognise each other's audio; another installation's audio is not recognised.
+	wm, err := watermark.New(box.Derive("audio watermark"))
+	if err != nil {
+		return nil, fmt.Errorf("watermark: %w", err)
+	}
 	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Slots: tts.Slots{TTL: cfg.LeaseTTL},
-		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
+		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }, Watermark: wm}
+	a.Classifier = &classifier.Service{Watermark: wm}
 
 	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers, Blob: a.Blob, Webhooks: a.Webhooks}
 
@@ -173,6 +184,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&metering.Handlers{DB: a.DB},
 		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate, TermsURL: cfg.TermsURL, PrivacyURL: cfg.PrivacyURL},
 		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
+		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {

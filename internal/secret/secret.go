@@ -6,6 +6,7 @@ package secret
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -97,7 +98,10 @@ func readKeyFile(path string) ([]byte, error) {
 // additional data: "totp", "webhook-secret:<id>", …), so a ciphertext stored for one place
 // cannot be replayed into another. What a database dump shows is nonce and ciphertext, never the
 // secret.
-type Box struct{ aead cipher.AEAD }
+type Box struct {
+	aead cipher.AEAD
+	key  []byte // kept only to derive other keys from (Derive)
+}
 
 const prefix = "v1:"
 
@@ -114,7 +118,17 @@ func NewBox(key []byte) (*Box, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Box{aead: aead}, nil
+	return &Box{aead: aead, key: append([]byte(nil), key...)}, nil
+}
+
+// Derive returns a 32-byte key for purpose (HMAC-SHA256 of the server key over a fixed label
+// and the purpose): keys for other uses, such as the audio watermark, come from the one server
+// key without exposing it, and knowing one derived key reveals neither the server key nor
+// another purpose's key.
+func (b *Box) Derive(purpose string) []byte {
+	mac := hmac.New(sha256.New, b.key)
+	mac.Write([]byte("timbre derived key v1\x00" + purpose))
+	return mac.Sum(nil)
 }
 
 // Load is LoadKey followed by NewBox: the server's one Box.

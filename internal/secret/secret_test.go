@@ -85,3 +85,24 @@ func TestBox(t *testing.T) {
 		t.Fatal("a 16-byte key was accepted")
 	}
 }
+
+func TestDerive(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	b, err := secret.NewBox(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := secret.NewBox(key)
+	other, _ := secret.NewBox(bytes.Repeat([]byte{8}, 32))
+	wm := b.Derive("watermark")
+	switch {
+	case len(wm) != 32:
+		t.Fatalf("derived key is %d bytes", len(wm))
+	case !bytes.Equal(wm, again.Derive("watermark")):
+		t.Fatal("the same key and purpose derive different keys")
+	case bytes.Equal(wm, b.Derive("other")), bytes.Equal(wm, other.Derive("watermark")):
+		t.Fatal("another purpose or server key derives the same key")
+	case bytes.Equal(wm, key):
+		t.Fatal("the derived key is the server key")
+	}
+}

@@ -6,11 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,20 +85,14 @@ func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-var errNotMultipart = errs.New(errs.Unsupported, "unsupported_media_type", "Send the request as multipart/form-data with the audio in the file field.")
-
 // parse reads and validates the multipart form of POST /v1/speech-to-text. Every field of the
 // reference is accepted; each invalid one is named in the 422.
 func (h *Handlers) parse(r *http.Request) (*Request, error) {
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, errNotMultipart
-	}
 	limit := h.MaxUpload
 	if limit <= 0 {
 		limit = DefaultMaxUpload
 	}
-	form, err := readForm(r, params["boundary"], limit)
+	form, err := httpx.ReadForm(r, limit, "file", "audio")
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +106,7 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 		}
 		req.Logging = b
 	}
-	field := func(name string) string { return strings.TrimSpace(form.value(name)) }
+	field := func(name string) string { return strings.TrimSpace(form.Value(name)) }
 	boolean := func(name string, dst *bool) {
 		if s := field(name); s != "" {
 			b, err := strconv.ParseBool(s)
@@ -187,7 +178,7 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	if s := field("entity_redaction_mode"); s != "" && !slices.Contains([]string{"redacted", "entity_type", "enumerated_entity_type"}, s) {
 		v.Add("body", "entity_redaction_mode", "enum", "Input should be 'redacted', 'entity_type' or 'enumerated_entity_type'.")
 	}
-	req.Keyterms = form.values("keyterms")
+	req.Keyterms = form.Values("keyterms")
 	if len(req.Keyterms) > 1000 {
 		v.Add("body", "keyterms", "too_long", "At most 1000 keyterms.")
 	}
@@ -224,16 +215,16 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 		source = field("cloud_storage_url")
 	}
 	switch {
-	case form.file != nil && source != "":
+	case form.File != nil && source != "":
 		v.Add("body", "file", "value_error", "Send exactly one of file or source_url, not both.")
-	case form.file == nil && source == "":
+	case form.File == nil && source == "":
 		v.Add("body", "file", "missing", "Send the audio in the file field (or a source_url).")
 	}
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
-	if form.file != nil {
-		req.Audio, req.FileName = form.file, form.fileName
+	if form.File != nil {
+		req.Audio, req.FileName = form.File, form.FileName
 	} else if req.Audio, req.FileName, err = h.download(r.Context(), source, limit); err != nil {
 		return nil, err
 	}
@@ -278,80 +269,4 @@ func (h *Handlers) download(ctx context.Context, raw string, limit int64) ([]byt
 	}
 	name := u.Path[strings.LastIndexByte(u.Path, '/')+1:]
 	return data, name, nil
-}
-
-// form is a parsed multipart body: its text fields and the one audio file.
-type form struct {
-	fields   map[string][]string
-	file     []byte
-	fileName string
-}
-
-func (f *form) value(name string) string {
-	if v := f.fields[name]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
-
-func (f *form) values(name string) []string { return f.fields[name] }
-
-// maxFieldBytes bounds each text field (keyterms, additional_formats, metadata); the file has
-// its own limit.
-const maxFieldBytes = 1 << 20
-
-// readForm reads a multipart body part by part, keeping the file (at most limit bytes) and the
-// text fields (each at most maxFieldBytes), so that an oversize upload is refused as it
-// arrives rather than after it was stored.
-func readForm(r *http.Request, boundary string, limit int64) (*form, error) {
-	mr := multipart.NewReader(r.Body, boundary)
-	f := &form{fields: map[string][]string{}}
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			return f, nil
-		}
-		if err != nil {
-			return nil, bodyError(err)
-		}
-		name := p.FormName()
-		if name == "file" || name == "audio" {
-			if f.file != nil {
-				var v errs.Validator
-				v.Add("body", name, "value_error", "Send one file.")
-				return nil, v.Err()
-			}
-			data, err := io.ReadAll(io.LimitReader(p, limit+1))
-			if err != nil {
-				return nil, bodyError(err)
-			}
-			if int64(len(data)) > limit {
-				return nil, errs.Errorf(errs.TooLarge, "file_too_large", "The file is larger than %d MB.", limit>>20)
-			}
-			f.file, f.fileName = data, p.FileName()
-			if f.file == nil {
-				f.file = []byte{}
-			}
-			continue
-		}
-		data, err := io.ReadAll(io.LimitReader(p, maxFieldBytes+1))
-		if err != nil {
-			return nil, bodyError(err)
-		}
-		if len(data) > maxFieldBytes {
-			var v errs.Validator
-			v.Add("body", name, "too_long", "The field is larger than 1 MB.")
-			return nil, v.Err()
-		}
-		f.fields[name] = append(f.fields[name], string(data))
-	}
-}
-
-// bodyError keeps errors of the connection (a cut body, the read deadline) for httpx to
-// answer, and calls anything else a malformed form.
-func bodyError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrDeadlineExceeded) {
-		return err
-	}
-	return errs.Errorf(errs.Invalid, "invalid_multipart", "The multipart body could not be read: %v", err)
 }

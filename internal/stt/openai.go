@@ -2,7 +2,6 @@ package stt
 
 import (
 	"fmt"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -61,42 +60,38 @@ var languageNames = map[string]string{"en": "english", "es": "spanish", "fr": "f
 	"hi": "hindi", "pl": "polish", "tr": "turkish", "sv": "swedish", "uk": "ukrainian"}
 
 func (h *Handlers) openAITranscribe(w http.ResponseWriter, r *http.Request) error {
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return errNotMultipart
-	}
 	limit := h.MaxUpload
 	if limit <= 0 {
 		limit = DefaultMaxUpload
 	}
-	form, err := readForm(r, params["boundary"], limit)
+	form, err := httpx.ReadForm(r, limit, "file", "audio")
 	if err != nil {
 		return err
 	}
 	var v errs.Validator
-	if form.file == nil {
+	if form.File == nil {
 		v.Add("body", "file", "missing", "Field required.")
 	}
-	if strings.TrimSpace(form.value("model")) == "" {
+	if strings.TrimSpace(form.Value("model")) == "" {
 		v.Add("body", "model", "missing", "Field required.")
 	}
-	rf := strings.TrimSpace(form.value("response_format"))
+	rf := strings.TrimSpace(form.Value("response_format"))
 	if rf == "" {
 		rf = "json"
 	}
 	if !slices.Contains(openAIResponseFormats, rf) {
 		v.Add("body", "response_format", "enum", fmt.Sprintf("Unsupported response_format '%s': use json, text, srt, verbose_json or vtt.", rf))
 	}
-	req := &Request{ModelID: "timbre_stt_v1", Audio: form.file, FileName: form.fileName, Granularity: "word", Logging: true,
-		LanguageCode: strings.TrimSpace(form.value("language"))}
-	if s := strings.TrimSpace(form.value("temperature")); s != "" {
+	req := &Request{ModelID: "timbre_stt_v1", Audio: form.File, FileName: form.FileName, Granularity: "word", Logging: true,
+		LanguageCode: strings.TrimSpace(form.Value("language"))}
+	if s := strings.TrimSpace(form.Value("temperature")); s != "" {
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || x < 0 || x > 1 {
 			v.Add("body", "temperature", "value_error", "Input should be a number from 0 to 1.")
 		}
 		req.Temperature = &x
 	}
-	granularities := append(form.values("timestamp_granularities[]"), form.values("timestamp_granularities")...)
+	granularities := append(form.Values("timestamp_granularities[]"), form.Values("timestamp_granularities")...)
 	for _, g := range granularities {
 		if g != "word" && g != "segment" {
 			v.Add("body", "timestamp_granularities", "enum", "Use word and/or segment.")
@@ -104,7 +99,7 @@ func (h *Handlers) openAITranscribe(w http.ResponseWriter, r *http.Request) erro
 		}
 	}
 	// prompt: OpenAI's hint text; its words bias recognition as keyterms do.
-	if p := strings.TrimSpace(form.value("prompt")); p != "" {
+	if p := strings.TrimSpace(form.Value("prompt")); p != "" {
 		for _, word := range strings.Fields(p) {
 			if word = strings.Trim(word, ".,;:!?\"'()"); word != "" && len(req.Keyterms) < 100 {
 				req.Keyterms = append(req.Keyterms, word)

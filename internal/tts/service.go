@@ -22,6 +22,7 @@ import (
 	"timbre/internal/store"
 	"timbre/internal/textnorm"
 	"timbre/internal/voice"
+	"timbre/internal/watermark"
 )
 
 // Service synthesizes speech for workspaces.
@@ -34,6 +35,10 @@ type Service struct {
 	Now     func() time.Time
 	// OnSynth observes seconds of audio synthesized (metrics); may be nil.
 	OnSynth func(engine string, audioSeconds float64)
+	// Watermark marks every sentence's audio at the engine's rate, before any resampling or
+	// encoding, so that POST /v1/speech-classifier recognises this server's speech; nil leaves
+	// the audio unmarked.
+	Watermark *watermark.Watermark
 }
 
 func (s *Service) now() time.Time {
@@ -278,6 +283,9 @@ type synthesis struct {
 
 	second        chan struct{} // closed when the engine may start on the second sentence
 	releaseSecond func()        // closes second (once)
+
+	mark     *watermark.Embedder // the job's one embedder: the mark runs on across sentences
+	markRate int                 // the rate mark was made for
 }
 
 // secondHoldMax bounds how long an encoder's first bytes may hold back the second sentence
@@ -367,6 +375,7 @@ func (sy *synthesis) each(emit func(Chunk) error) error {
 			return r.err
 		}
 		c := sy.s.chunk(sy.eng.Name(), sy.j, i, r.res, t, normDone, origDone)
+		sy.watermark(c)
 		if err := emit(c); err != nil {
 			return err
 		}
@@ -375,6 +384,23 @@ func (sy *synthesis) each(emit func(Chunk) error) error {
 		normDone, origDone = c.normEnd, max(origDone, c.origEnd)
 	}
 	return nil
+}
+
+// watermark marks a chunk's audio in place (after the speaker boost, before resampling and
+// encoding). A rate the embedder does not support (not a multiple of 25 Hz in 8–48 kHz: no engine
+// here makes one) leaves the audio unmarked rather than failing the request.
+func (sy *synthesis) watermark(c Chunk) {
+	if sy.s.Watermark == nil {
+		return
+	}
+	if sy.mark == nil || sy.markRate != c.Rate {
+		e, err := sy.s.Watermark.NewEmbedder(c.Rate)
+		if err != nil {
+			return
+		}
+		sy.mark, sy.markRate = e, c.Rate
+	}
+	sy.mark.Mark(c.PCM)
 }
 
 // chunk turns the engine's result for sentence i of the job, which starts t seconds into the

@@ -12,8 +12,8 @@ import (
 // marked speech after mp3 at 64 kbps scores ≥ 10 (see TestMeasureRobustnessAndFalsePositives).
 const (
 	Threshold     = 7.0
-	minDetectSec  = 0.5 // shorter audio cannot hold enough of the carrier to tell
-	maxDetectSec  = 300 // only the first 5 minutes are examined, which bounds memory and time
+	MinSeconds    = 0.5 // shorter audio cannot hold enough of the carrier to tell
+	MaxSeconds    = 300 // only the first 5 minutes are examined, which bounds memory and time
 	frameLen      = 512 // whitening frame at refRate (40 ms)
 	hopLen        = frameLen / 2
 	smoothBins    = 8    // ± bins (±200 Hz) of the local spectral level each bin is divided by
@@ -35,10 +35,10 @@ type Result struct {
 // Audio shorter than half a second, or at an unsupported rate, is reported as not marked; of
 // longer audio than 5 minutes, the first 5 minutes are examined.
 func (w *Watermark) Detect(samples []int16, rate int) Result {
-	if rate < minRate || rate > maxRate || float64(len(samples)) < minDetectSec*float64(rate) {
+	if rate < minRate || rate > maxRate || float64(len(samples)) < MinSeconds*float64(rate) {
 		return Result{}
 	}
-	samples = samples[:min(len(samples), maxDetectSec*rate)]
+	samples = samples[:min(len(samples), MaxSeconds*rate)]
 	if rate != refRate {
 		samples = audio.Resample(samples, rate, refRate)
 	}

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"os/exec"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"timbre/internal/audio"
 	"timbre/internal/engine"
+	"timbre/internal/engine/enginetest"
 )
 
 var testKey = []byte("timbre-test-watermark-key-0123456789")
@@ -182,11 +181,7 @@ func TestMeasureRobustnessAndFalsePositives(t *testing.T) {
 // voices at varied rates and pitches.
 func synthesizeClips(t *testing.T, n int) []clip {
 	t.Helper()
-	data, err := os.ReadFile("../app/testdata/harvard.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sentences := strings.Split(strings.TrimSpace(string(data)), "\n")
+	sentences := enginetest.HarvardSentences()
 	espeak, err := engine.NewEspeak()
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import {
   LogOutIcon,
   MenuIcon,
   MoonIcon,
+  SearchIcon,
   ShieldIcon,
   SpeechIcon,
   SunIcon,
@@ -56,6 +57,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
         label: 'Text to Speech',
         icon: <SpeechIcon size={16} />,
       },
+      { to: '/app/ai-classifier', label: 'AI Speech Classifier', icon: <SearchIcon size={16} /> },
     ],
   },
   {

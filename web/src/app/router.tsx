@@ -8,6 +8,7 @@ import { RootLayout } from './RootLayout';
 import { AuthRoute } from './routes/AuthRoute';
 import { NotFound } from './routes/NotFound';
 import {
+  AiClassifierRoute,
   ApiKeysRoute,
   EmailActionRoute,
   ForgotPasswordRoute,
@@ -73,6 +74,7 @@ export const routes: RouteObject[] = [
                   { path: '/app/speech-synthesis', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
                   // One route for both tabs, so switching tabs keeps the page state.
                   { path: '/app/speech-synthesis/text-to-speech/*', element: <TextToSpeechRoute /> },
+                  { path: '/app/ai-classifier', element: <AiClassifierRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },
                   { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },

@@ -13,7 +13,8 @@ export type FeatureId =
   | 'sso'
   | 'two_factor'
   | 'audit_log'
-  | 'referrals';
+  | 'referrals'
+  | 'ai_speech_classifier';
 
 /**
  * The answer differs signed in (plan limits) and out, so pages before and after sign-in keep

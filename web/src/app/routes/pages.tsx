@@ -1,4 +1,5 @@
 import { useParams } from 'react-router';
+import { AiClassifierPage } from '@/features/ai-classifier';
 import { ApiKeysPage } from '@/features/api-keys';
 import {
   EmailActionPage,
@@ -57,4 +58,8 @@ export function TermsRoute() {
 export function PrivacyRoute() {
   useDocumentTitle('Privacy Policy');
   return <PrivacyPage />;
+}
+export function AiClassifierRoute() {
+  useDocumentTitle('AI Speech Classifier');
+  return <AiClassifierPage />;
 }

@@ -1202,6 +1202,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/speech-classifier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Did this Timbre server make this audio?
+         * @description Looks for this server's watermark in an uploaded file (any container or codec ffmpeg reads). Every audio Timbre's text to speech produces carries an inaudible watermark keyed by the server's secret key; it survives mp3 at 64 kbps, resampling to 16 kHz, volume changes and cutting to any 2-second piece. The answer says whether the mark is there: it recognises audio made by this server (or servers sharing its key), and is not a general detector of synthetic speech — speech from other products, or from this server's engines used outside Timbre, is reported as not made here. At least 0.5 s of audio is needed; the first 5 minutes are examined. Free: nothing is charged and nothing is stored. Any API key may call it (there is no key permission for it); members of workspace groups need the group permission `ai_speech_classifier` when their groups restrict features.
+         */
+        post: operations["timbre_speech_classifier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage/character-stats": {
         parameters: {
             query?: never;
@@ -6050,6 +6070,29 @@ export interface components {
              */
             selected_speaker_ids?: string[] | null;
         };
+        SpeechClassifierRequest: {
+            /**
+             * Format: binary
+             * @description The audio (any container or codec ffmpeg reads), at least 0.5 s long. Empty, undecodable or shorter files are a 422 naming `file`.
+             */
+            file: string;
+        };
+        SpeechClassifierResponse: {
+            /** @description The probability that this server made the audio, from the watermark's score (0.98 at the threshold, near 0 for unmarked audio). Audio made elsewhere scores near 0 whether or not it is synthetic. */
+            ai_generated_probability: number;
+            /** @description Whether this server's watermark was found (watermark_score ≥ watermark_threshold). */
+            watermark_detected: boolean;
+            /** @description The detector's correlation peak in standard deviations: unmarked audio scores about 4–5, marked speech after mp3 at 64 kbps 10 or more. */
+            watermark_score: number;
+            /** @description The score from which the watermark counts as detected. */
+            watermark_threshold: number;
+            /** @description The audio's length in seconds. */
+            duration_secs: number;
+            /** @description How much of the audio was examined (the first 5 minutes at most). */
+            analyzed_secs: number;
+            /** @description What was checked: `timbre_watermark_v1`, this server's watermark. */
+            detector: string;
+        };
         /**
          * SpeechHistoryItemResponseModel
          * @example {
@@ -10555,6 +10598,68 @@ export interface operations {
             };
             /** @description `api_key_not_found`: no user key with that id in this workspace. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_speech_classifier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["SpeechClassifierRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpeechClassifierResponse"];
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `feature_not_allowed`: the member's workspace groups do not include `ai_speech_classifier`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `file_too_large`: the file is larger than the server's upload limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not multipart/form-data. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

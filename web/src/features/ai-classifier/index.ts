@@ -1,0 +1,1 @@
+export { AiClassifierPage } from './components/AiClassifierPage';
