@@ -311,3 +311,42 @@ func cpuSeconds() float64 {
 	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 	return tv(ru.Utime) + tv(ru.Stime)
 }
+
+// TestPocketsphinxKeyterms: keyterms lift words the recognizer otherwise mishears ("canoe slid"
+// and "planks" in rms's first Harvard sentence), words outside the dictionary are harmless,
+// and the decoder goes back to its plain model afterwards.
+func TestPocketsphinxKeyterms(t *testing.T) {
+	r := sharedPocketsphinx(t)
+	clip := harvardSpeech(t, "rms", 0, 1)[0]
+	ctx := context.Background()
+	plain, err := r.Transcribe(ctx, clip, TranscribeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	biased, err := r.Transcribe(ctx, clip, TranscribeOptions{Keyterms: []string{"Canoe", "slid", "smooth planks", "zyxwq-blorft"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscriptShape(t, biased, clip.Seconds())
+	ref := []string{enginetest.HarvardSentences()[0]}
+	t.Logf("plain %q (WER %.0f %%), with keyterms %q (WER %.0f %%)", plain.Text, enginetest.WER(ref, []string{plain.Text}),
+		biased.Text, enginetest.WER(ref, []string{biased.Text}))
+	if !strings.Contains(biased.Text, "canoe slid on the smooth planks") {
+		t.Errorf("with keyterms: %q", biased.Text)
+	}
+	if again, err := r.Transcribe(ctx, clip, TranscribeOptions{}); err != nil || again.Text != plain.Text {
+		t.Errorf("after keyterms: %q, %v; want the plain %q", again.Text, err, plain.Text)
+	}
+}
+
+func TestKeytermARPA(t *testing.T) {
+	if got := keytermARPA([]string{"", " ,. "}); got != "" {
+		t.Errorf("no words: %q", got)
+	}
+	got := keytermARPA([]string{"Smooth planks", "planks", "O'Brien"})
+	want := "\\data\\\nngram 1=5\nngram 2=1\n\n\\1-grams:\n-99 <s> 0\n-0.6021 </s>\n" +
+		"-0.6021 smooth 0\n-0.6021 planks 0\n-0.6021 o'brien 0\n\n\\2-grams:\n-0.3010 smooth planks\n\n\\end\\\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
