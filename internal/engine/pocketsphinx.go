@@ -256,13 +256,17 @@ func (p *Pocketsphinx) Close() {
 // (keytermARPA), so they are more likely to be heard; words the pronunciation dictionary lacks
 // (cmudict, about 134,000 words) cannot be recognised and are left out. The interpolated model
 // is slower: measured on Harvard sentences, about 2 s to set up per decoder and twice the
-// decoding time. Language must be empty or English.
+// decoding time. Language must be empty or English; the transcript's language is English with
+// probability 1 (the engine knows no other, so it detects nothing).
 func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeOptions) (*Transcript, error) {
 	if l := BaseLanguage(opts.Language); l != "" && l != "en" {
 		return nil, &UnsupportedLanguageError{Language: opts.Language, Supported: p.Languages()}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if pcm.SampleRate <= 0 {
+		return nil, fmt.Errorf("pocketsphinx: invalid sample rate %d", pcm.SampleRate)
 	}
 	pcm = toRecognitionRate(pcm)
 	pieces := splitPieces(pcm.Samples, pcm.SampleRate)
@@ -338,18 +342,22 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 	}, nil
 }
 
-// decodePiece decodes samples [pc.Start, pc.End) of pcm with ps and returns its words with times from
-// the start of pcm.
+// decodePiece decodes the piece pc of pcm with ps and returns its words with times from the
+// start of pcm.
 func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error) {
-	data := pcm.Samples[pc.Start:pc.End]
+	data := pc.samples(pcm.Samples)
 	if len(data) == 0 {
 		return nil, nil
 	}
 	if C.timbre_ps_decode(ps, (*C.int16)(unsafe.Pointer(&data[0])), C.size_t(len(data))) < 0 {
 		return nil, errors.New("pocketsphinx: decoding failed")
 	}
-	offset := float64(pc.Start) / float64(pcm.SampleRate)
+	rate := float64(pcm.SampleRate)
 	frameRate := float64(C.timbre_ps_frate(ps))
+	// at is the time in the audio of the decoder's frame f.
+	at := func(f C.int, end bool) float64 {
+		return float64(pc.origin(int(float64(f)*rate/frameRate), end)) / rate
+	}
 	lmath := C.ps_get_logmath(ps)
 	var words []TranscriptWord
 	var score C.int32
@@ -366,8 +374,8 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 		logprob := float64(C.logmath_log_to_ln(lmath, C.timbre_seg_prob(seg)))
 		words = append(words, TranscriptWord{
 			Text:    word,
-			Start:   offset + float64(sf)/frameRate,
-			End:     offset + float64(ef+1)/frameRate, // ef is the word's last frame
+			Start:   at(sf, false),
+			End:     at(ef+1, true), // ef is the word's last frame
 			Logprob: min(logprob, 0),
 		})
 	}
