@@ -16,9 +16,9 @@ static void timbre_ps_quiet(void) { err_set_logfp(NULL); }
 // timbre_ps_new loads a decoder: the acoustic model, the language model and the dictionary.
 // The front end's voice activity detector is off: it drops the frames it takes for silence,
 // which shifts every later word's time (splitPieces leaves out long silences instead).
-static ps_decoder_t *timbre_ps_new(const char *hmm, const char *lm, const char *dict, const char *remove_silence) {
+static ps_decoder_t *timbre_ps_new(const char *hmm, const char *lm, const char *dict) {
 	cmd_ln_t *cfg = cmd_ln_init(NULL, ps_args(), TRUE, "-hmm", hmm, "-lm", lm, "-dict", dict,
-		"-remove_silence", remove_silence, NULL);
+		"-remove_silence", "no", NULL);
 	if (cfg == NULL)
 		return NULL;
 	ps_decoder_t *ps = ps_init(cfg);
@@ -114,7 +114,8 @@ const PocketsphinxModelDir = "/usr/share/pocketsphinx/model/en-us"
 type PocketsphinxConfig struct {
 	ModelDir string // holds en-us/ (acoustic model), en-us.lm.bin and cmudict-en-us.dict; default PocketsphinxModelDir
 	// Workers is how many decoders may run at once (each holds its own copy of the models, about
-	// 60 MB); default one per CPU. Decoders are loaded on first use.
+	// 100 MB resident, as the pocketsphinx_batch process); default one per CPU. Decoders are
+	// loaded on first use.
 	Workers int
 }
 
@@ -130,14 +131,13 @@ type Pocketsphinx struct {
 	all      []*C.ps_decoder_t
 	closed   bool
 	loadTime time.Duration // of the last decoder loaded
-
-	removeSilence bool // tests: the front end's VAD on, as pocketsphinx's commands have it
 }
 
 var psQuietOnce sync.Once
 
 // NewPocketsphinx checks that the model files exist; no decoder is loaded until the first
-// transcription (loading one takes a fraction of a second to a second: see LoadTime).
+// transcription needs one (loading takes seconds: 2.3–5.5 s measured on a busy 2-core machine;
+// see LoadTime).
 func NewPocketsphinx(cfg PocketsphinxConfig) (*Pocketsphinx, error) {
 	if cfg.ModelDir == "" {
 		cfg.ModelDir = PocketsphinxModelDir
@@ -213,12 +213,7 @@ func (p *Pocketsphinx) load() (*C.ps_decoder_t, error) {
 		return nil, errors.New("pocketsphinx: recognizer is closed")
 	}
 	t0 := time.Now()
-	removeSilence := C.CString("no")
-	if p.removeSilence {
-		removeSilence = C.CString("yes")
-	}
-	defer C.free(unsafe.Pointer(removeSilence))
-	ps := C.timbre_ps_new(p.hmm, p.lm, p.dict, removeSilence)
+	ps := C.timbre_ps_new(p.hmm, p.lm, p.dict)
 	if ps == nil {
 		return nil, errors.New("pocketsphinx: cannot load the model")
 	}
