@@ -355,10 +355,7 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 	}
 	lmath := C.ps_get_logmath(ps)
 	var words []TranscriptWord
-	var score C.int32
-	if C.ps_get_hyp(ps, &score) == nil {
-		return nil, nil
-	}
+	// The iterator walks the best path of the word lattice, with posteriors (nil: no words).
 	for seg := C.ps_seg_iter(ps); seg != nil; seg = C.ps_seg_next(seg) {
 		word := sphinxWord(C.GoString(C.ps_seg_word(seg)))
 		if word == "" {
