@@ -70,3 +70,21 @@ func TestLegalURLs(t *testing.T) {
 		}
 	}
 }
+
+func TestSTTOpenAI(t *testing.T) {
+	t.Setenv("TIMBRE_STT_OPENAI_URL", "http://whisper:8000")
+	t.Setenv("TIMBRE_STT_OPENAI_KEY", "sk-local")
+	t.Setenv("TIMBRE_STT_OPENAI_LANGUAGES", "de,fr")
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	cfg := Bind(fs, Serve)
+	if err := fs.Parse([]string{"-stt-openai-model", "Systran/faster-whisper-small"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.STTOpenAIURL != "http://whisper:8000" || cfg.STTOpenAIKey != "sk-local" ||
+		cfg.STTOpenAIModel != "Systran/faster-whisper-small" || cfg.STTOpenAILanguages != "de,fr" {
+		t.Errorf("config = %q %q %q %q", cfg.STTOpenAIURL, cfg.STTOpenAIKey, cfg.STTOpenAIModel, cfg.STTOpenAILanguages)
+	}
+}

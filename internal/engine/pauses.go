@@ -5,8 +5,43 @@ import (
 	"slices"
 )
 
-// A piece is a stretch of audio decoded as one utterance: samples [Start, End).
-type piece struct{ Start, End int }
+// A piece is a stretch of audio decoded as one utterance: samples [Start, End) but for the
+// Skips, the middles of its pauses, which are left out of what the decoder hears.
+type piece struct {
+	Start, End int
+	Skips      []skip // in order
+}
+
+// skip is a stretch of silence left out of a piece: samples [At, At+Len).
+type skip struct{ At, Len int }
+
+// samples is what the decoder hears of the piece.
+func (p piece) samples(all []int16) []int16 {
+	if len(p.Skips) == 0 {
+		return all[p.Start:p.End]
+	}
+	out := make([]int16, 0, p.End-p.Start)
+	from := p.Start
+	for _, s := range p.Skips {
+		out = append(out, all[from:s.At]...)
+		from = s.At + s.Len
+	}
+	return append(out, all[from:p.End]...)
+}
+
+// origin maps a position in what the decoder heard (samples from the piece's start) back to the
+// audio. A position where a skip was removed is placed before the skip when it ends a word
+// (end) and after it when it starts one.
+func (p piece) origin(heard int, end bool) int {
+	pos := p.Start + heard
+	for _, s := range p.Skips {
+		if pos < s.At || (end && pos == s.At) {
+			break
+		}
+		pos += s.Len
+	}
+	return pos
+}
 
 // Pause finding (splitPieces): the audio is measured in 10 ms frames; a frame is quiet when its
 // energy is within pauseMarginDB of the recording's noise floor (its 10th-percentile frame) and
@@ -18,6 +53,11 @@ type piece struct{ Start, End int }
 // on either side; pieces with no frame above the quiet level are dropped: there is nothing in
 // them to hear, and decoding them would cost time (and invite made-up words).
 //
+// Within pieces, every pause is shortened to pauseKeepFrames of silence on either side: the
+// decoder would spend as much time on the silence as on speech (pocketsphinx's own voice
+// activity detector, which does the same, is off because it loses the words' times), and
+// origin maps the words' times back.
+//
 // This is an energy detector, good for clean recordings such as synthesized speech or dictation;
 // noisy audio simply yields fewer (longer) pieces, which costs speed, not accuracy.
 const (
@@ -26,6 +66,7 @@ const (
 	pauseMinFrames  = 25  // 250 ms
 	longPauseFrames = 150 // 1.5 s
 	longPauseKeep   = 12  // 120 ms
+	pauseKeepFrames = 15  // 150 ms
 	minPieceSeconds = 4.0
 	maxPieceSeconds = 30.0
 	forcedCutWindow = 5.0 // seconds before maxPieceSeconds searched for the quietest frame
@@ -36,7 +77,7 @@ const (
 func splitPieces(samples []int16, rate int) []piece {
 	frame := int(float64(rate) * frameSeconds)
 	if frame <= 0 || len(samples) < frame {
-		return []piece{{0, len(samples)}}
+		return []piece{{Start: 0, End: len(samples)}}
 	}
 	n := len(samples) / frame
 	energy := make([]float64, n) // dB
@@ -104,11 +145,35 @@ func splitPieces(samples []int16, rate int) []piece {
 		if c == n {
 			end = len(samples)
 		}
-		p := piece{prev * frame, end}
+		p := piece{Start: prev * frame, End: end}
 		prev = c
 		if hasSound(energy, p.Start/frame, min((p.End+frame-1)/frame, n), quietLevel) {
 			out = append(out, p)
 		}
+	}
+
+	// The middles of the pauses, each given to the piece it falls in.
+	for i := 0; i < n; {
+		if !quiet(i) {
+			i++
+			continue
+		}
+		j := i
+		for j < n && quiet(j) {
+			j++
+		}
+		if from, to := i+pauseKeepFrames, j-pauseKeepFrames; to > from && j-i >= pauseMinFrames {
+			for k := range out {
+				p := &out[k]
+				at, end := max(from*frame, p.Start), min(to*frame, p.End)
+				// Not at the piece's very edges: the decoder needs some silence there.
+				at, end = max(at, p.Start+pauseKeepFrames*frame), min(end, p.End-pauseKeepFrames*frame)
+				if end > at {
+					p.Skips = append(p.Skips, skip{At: at, Len: end - at})
+				}
+			}
+		}
+		i = j
 	}
 	return out
 }

@@ -27,8 +27,31 @@ func TestSplitPieces(t *testing.T) {
 	short := speechLike(nil, rate, 2, true, rng)
 	short = speechLike(short, rate, 0.5, false, rng)
 	short = speechLike(short, rate, 1, true, rng)
-	if p := splitPieces(short, rate); len(p) != 1 || p[0] != (piece{0, len(short)}) {
-		t.Errorf("short audio: %v", p)
+	p := splitPieces(short, rate)
+	if len(p) != 1 || p[0].Start != 0 || p[0].End != len(short) {
+		t.Fatalf("short audio: %v", p)
+	}
+	// Its pause is shortened to 150 ms on either side of the speech: 0.2 s of it is skipped,
+	// and positions in what the decoder hears map back across the skip.
+	if len(p[0].Skips) != 1 || math.Abs(float64(p[0].Skips[0].At-sec(2.15))) > 0.02*rate ||
+		math.Abs(float64(p[0].Skips[0].Len-sec(0.2))) > 0.02*rate {
+		t.Fatalf("skips of the short audio: %+v", p[0].Skips)
+	}
+	s := p[0].Skips[0]
+	if heard := p[0].samples(short); len(heard) != len(short)-s.Len {
+		t.Errorf("heard %d samples of %d with %d skipped", len(heard), len(short), s.Len)
+	}
+	if o := p[0].origin(sec(1), false); o != sec(1) {
+		t.Errorf("before the skip: %d → %d", sec(1), o)
+	}
+	if o := p[0].origin(s.At, false); o != s.At+s.Len {
+		t.Errorf("a start at the skip: %d → %d, want %d", s.At, o, s.At+s.Len)
+	}
+	if o := p[0].origin(s.At, true); o != s.At {
+		t.Errorf("an end at the skip: %d → %d, want %d", s.At, o, s.At)
+	}
+	if o := p[0].origin(sec(3), false); o != sec(3)+s.Len {
+		t.Errorf("after the skip: %d → %d", sec(3), o)
 	}
 
 	// 3 s phrases with 0.6 s pauses: cuts in pauses once a piece has 4 s, a brief 0.1 s gap
@@ -47,6 +70,13 @@ func TestSplitPieces(t *testing.T) {
 	}
 	a = speechLike(a, rate, 8, false, rng) // a long silence with nothing in it
 	pieces := splitPieces(a, rate)
+	for _, p := range pieces {
+		for _, s := range p.Skips {
+			if s.At < p.Start+sec(0.15) || s.At+s.Len > p.End-sec(0.15) {
+				t.Errorf("skip %+v reaches the edge of piece %d–%d", s, p.Start, p.End)
+			}
+		}
+	}
 	if len(pieces) < 3 {
 		t.Fatalf("%d pieces, want at least 3: %v", len(pieces), pieces)
 	}

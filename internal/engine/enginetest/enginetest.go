@@ -98,6 +98,7 @@ type BatchResult struct {
 	// DecodeSeconds is the wall time the command reports for decoding (its "TOTAL … wall"
 	// line), summed over processes: model loading is not included.
 	DecodeSeconds float64
+	CPUSeconds    float64 // the CPU time it reports for decoding
 	SpeechSeconds float64 // the audio decoded, as the command counts it
 }
 
@@ -145,8 +146,10 @@ func PocketsphinxBatch(dir string, ids []string, processes int) (BatchResult, er
 				defer mu.Unlock()
 				if m := totalLine.FindSubmatch(log); m != nil {
 					speech, _ := strconv.ParseFloat(string(m[1]), 64)
+					cpu, _ := strconv.ParseFloat(string(m[2]), 64)
 					wall, _ := strconv.ParseFloat(string(m[3]), 64)
 					res.SpeechSeconds += speech
+					res.CPUSeconds += cpu
 					res.DecodeSeconds += wall
 				}
 				// Each line: "the words heard (utterance-id score)".
