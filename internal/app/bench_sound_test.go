@@ -25,6 +25,11 @@ import (
 // voice, both are transcribed by pocketsphinx (decoded to 16 kHz mono), and the word error rates
 // are compared. Goal: Timbre's mean cost (its WER − raw WER) ≤ 1 point.
 //
+// The clustergen voices (slt, awb, rms) mix rand() noise into their excitation: the command
+// starts each sentence from a fresh process, Timbre from wherever its process's rand() stands,
+// so their costs wander by about ±1 point from the noise alone (rms with Adam's lower pitch,
+// spoken by the command, scores exactly its raw WER). kal16, a diphone voice, is deterministic.
+//
 // The work runs once, in the parent; each voice's sub-benchmark reports its figures.
 //
 //	go test ./internal/app/ -run '^$' -bench BenchmarkSoundRoundTrip

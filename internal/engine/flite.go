@@ -25,6 +25,14 @@ static float timbre_base_f0(cst_voice *v, int want_stddev) {
 	return 0;
 }
 
+// timbre_base_stretch is the voice's own duration_stretch (kal16 speaks at 1.1): a request's
+// rate scales it rather than replacing it, so rate 1 is the voice's normal pace.
+static float timbre_base_stretch(cst_voice *v) {
+	if (feat_present(v->features, "duration_stretch"))
+		return feat_float(v->features, "duration_stretch");
+	return 1;
+}
+
 // timbre_synth is flite_synth_text with per-utterance prosody: features set on the utterance
 // override the voice's (utt_init links, not copies, the voice features), so the shared voice
 // object is never modified.
@@ -72,6 +80,7 @@ type fliteVoice struct {
 	info             VoiceInfo
 	v                *C.cst_voice
 	f0Mean, f0Stddev float64
+	stretch          float64 // the voice's own duration_stretch
 }
 
 // The voices flite1-dev ships, in the order Voices lists them.
@@ -116,6 +125,7 @@ func NewFlite() (*Flite, error) {
 				v:        v,
 				f0Mean:   float64(C.timbre_base_f0(v, 0)),
 				f0Stddev: float64(C.timbre_base_f0(v, 1)),
+				stretch:  float64(C.timbre_base_stretch(v)),
 			}
 		}
 	})
@@ -168,7 +178,7 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	u := C.timbre_synth(ctext, fv.v, C.float(1/p.Rate), C.float(f0Mean), C.float(f0Stddev))
+	u := C.timbre_synth(ctext, fv.v, C.float(fv.stretch/p.Rate), C.float(f0Mean), C.float(f0Stddev))
 	if u == nil {
 		return nil, errors.New("flite: synthesis failed")
 	}
