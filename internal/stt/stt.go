@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"timbre/internal/access"
+	"timbre/internal/blob"
 	"timbre/internal/engine"
 	"timbre/internal/errs"
 	"timbre/internal/metering"
@@ -25,6 +26,8 @@ type Store interface {
 	InTx(ctx context.Context, fn func(tx *store.Tx) error) error
 	Transcript(ctx context.Context, workspaceID, id string) (*store.Transcript, error)
 	DeleteTranscript(ctx context.Context, workspaceID, id string) error
+	ListTranscripts(ctx context.Context, workspaceID string, after *store.TranscriptCursor, limit int) ([]store.Transcript, bool, error)
+	EditTranscript(ctx context.Context, workspaceID, id, editedResult, speakerNames, preview string, at int64) error
 	LedgerProgress(ctx context.Context, workspaceID, id string, units, credits int64, now time.Time) error
 }
 
@@ -32,7 +35,9 @@ type Store interface {
 type Service struct {
 	DB          Store
 	Recognizers []engine.Recognizer // the first that covers a language transcribes it
-	Now         func() time.Time
+	// Blob keeps the audio of logged transcripts (for the web app's player); nil keeps none.
+	Blob *blob.Store
+	Now  func() time.Time
 }
 
 func (s *Service) now() time.Time {
@@ -98,6 +103,12 @@ func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) 
 	seconds := pcm.Seconds()
 	cost := plan.STTCredits(tier, seconds)
 	id := store.NewID()
+	var audioKey, audioType string
+	if r.Logging && s.Blob != nil {
+		if audioKey, audioType, err = s.keepAudio(ctx, c.WorkspaceID, id, r); err != nil {
+			return nil, err
+		}
+	}
 	var res *metering.Reservation
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
@@ -114,15 +125,17 @@ func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) 
 		return tx.InsertTranscript(ctx, &store.Transcript{
 			ID: id, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
 			LanguageCode: r.LanguageCode, FileName: r.FileName, State: store.TranscriptProcessing, DurationSecs: seconds,
-			WebhookMetadata: r.WebhookMeta, CreatedAt: s.now().Unix(),
+			WebhookMetadata: r.WebhookMeta, CreatedAt: s.now().Unix(), AudioKey: audioKey, AudioContentType: audioType,
 		})
 	})
 	if err != nil {
+		s.dropAudio(audioKey)
 		return nil, err
 	}
 	t, err := s.recognize(ctx, rec, res, pcm, r)
 	if err != nil {
 		s.fail(c.WorkspaceID, id, res, r.Logging, err)
+		s.dropAudio(audioKey)
 		var unsupported *engine.UnsupportedLanguageError
 		if errors.As(err, &unsupported) {
 			return nil, errAudio("language_code", err.Error())
@@ -196,7 +209,10 @@ func (s *Service) finish(ctx context.Context, workspaceID string, res *metering.
 		if errors.Is(err, store.ErrNotFound) {
 			return nil // deleted while it ran: the caller still gets it
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return tx.SetTranscriptPreview(ctx, workspaceID, t.TranscriptionID, preview(t.Text))
 	})
 }
 
@@ -270,13 +286,24 @@ func (s *Service) Get(ctx context.Context, c *access.Caller, id string) (*Transc
 	return &t, nil
 }
 
-// Delete removes a stored transcript of the caller's workspace.
+// Delete removes a stored transcript of the caller's workspace, and its audio.
 func (s *Service) Delete(ctx context.Context, c *access.Caller, id string) error {
-	err := s.DB.DeleteTranscript(ctx, c.WorkspaceID, id)
+	row, err := s.DB.Transcript(ctx, c.WorkspaceID, id)
+	if err == nil {
+		err = s.DB.DeleteTranscript(ctx, c.WorkspaceID, id)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return errTranscriptNotFound
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	if row.AudioKey != "" && s.Blob != nil {
+		if err := s.Blob.Delete(ctx, row.AudioKey); err != nil && !errors.Is(err, blob.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 var errTranscriptNotFound = errs.New(errs.NotFound, "not_found_error", "Transcript not found.")
