@@ -13,6 +13,7 @@ import {
   ShieldIcon,
   SpeechIcon,
   SunIcon,
+  TranscriptIcon,
   UserIcon,
   BotIcon,
   GroupIcon,
@@ -56,6 +57,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
         label: 'Text to Speech',
         icon: <SpeechIcon size={16} />,
       },
+      { to: '/app/speech-to-text', label: 'Speech to Text', icon: <TranscriptIcon size={16} /> },
     ],
   },
   {
