@@ -102,3 +102,39 @@ func TestSpeakerNames(t *testing.T) {
 		t.Fatalf("unnamed word %+v", w)
 	}
 }
+
+// longTranscript is n recognised words, 0.4 s each with 0.1 s pauses, cycling a small vocabulary.
+func longTranscript(n int) (*Transcript, []string) {
+	vocab := strings.Fields("the quick brown fox jumps over a lazy dog while seven bold pilots sing of distant harbours")
+	words := make([]string, n)
+	times := make([][2]float64, n)
+	speakers := make([]string, n)
+	for i := range words {
+		words[i] = vocab[i%len(vocab)]
+		times[i] = [2]float64{float64(i) * 0.5, float64(i)*0.5 + 0.4}
+		speakers[i] = "speaker_0"
+	}
+	return recognised(words, times, speakers), words
+}
+
+// BenchmarkApplyText re-times an edit of a long transcript (about 40 minutes of speech): one
+// word fixed in the middle, and a rewrite of a 1,000-word stretch (the aligned table's case).
+func BenchmarkApplyText(b *testing.B) {
+	t, words := longTranscript(5000)
+	oneWord := append([]string{}, words...)
+	oneWord[2500] = "fixed"
+	rewrite := append([]string{}, words...)
+	for i := 2000; i < 3000; i += 3 {
+		rewrite[i] = "changed"
+	}
+	for _, c := range []struct {
+		name string
+		text string
+	}{{"one_word", strings.Join(oneWord, " ")}, {"rewrite_1000_words", strings.Join(rewrite, " ")}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				ApplyText(t, c.text)
+			}
+		})
+	}
+}
