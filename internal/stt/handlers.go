@@ -1,7 +1,6 @@
 package stt
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,14 +101,15 @@ func (h *Handlers) edit(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
-	data, ctype, err := h.Svc.Audio(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"))
+	audio, ctype, err := h.Svc.Audio(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"))
 	if err != nil {
 		return err
 	}
+	defer audio.Close()
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	// ServeContent answers Range requests, which the browser's player needs to seek.
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+	http.ServeContent(w, r, "", time.Time{}, audio)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"mime"
@@ -277,8 +278,9 @@ func (s *Service) Edit(ctx context.Context, c *access.Caller, id string, e Edit)
 	return s.View(ctx, c, id)
 }
 
-// Audio returns the kept audio of a transcript of the caller's workspace and its content type.
-func (s *Service) Audio(ctx context.Context, c *access.Caller, id string) ([]byte, string, error) {
+// Audio opens the kept audio of a transcript of the caller's workspace, with its content type.
+// The reader seeks (a range of a large file is read from the store, not the whole file).
+func (s *Service) Audio(ctx context.Context, c *access.Caller, id string) (io.ReadSeekCloser, string, error) {
 	row, err := s.DB.Transcript(ctx, c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, "", errTranscriptNotFound
@@ -290,11 +292,19 @@ func (s *Service) Audio(ctx context.Context, c *access.Caller, id string) ([]byt
 	if row.AudioKey == "" || s.Blob == nil {
 		return nil, "", gone
 	}
-	data, err := s.Blob.Get(ctx, row.AudioKey)
+	r, err := s.Blob.Open(ctx, row.AudioKey)
 	if errors.Is(err, blob.ErrNotFound) {
 		return nil, "", gone
 	}
-	return data, row.AudioContentType, err
+	if err != nil {
+		return nil, "", err
+	}
+	rs, ok := r.(io.ReadSeekCloser)
+	if !ok {
+		r.Close()
+		return nil, "", fmt.Errorf("stt: the blob store's reader cannot seek")
+	}
+	return rs, row.AudioContentType, nil
 }
 
 // File is an export ready to download.
