@@ -145,4 +145,26 @@ describe('SpeechToTextPage', () => {
     expect(await created[0]!.text()).toContain('Hello there.');
     spy.mockRestore();
   });
+
+  it('deletes a transcript after confirming, and closes it', async () => {
+    let deleted = false;
+    const { calls } = mockFetch({
+      'GET /api/speech-to-text/transcripts': () =>
+        jsonResponse({ transcripts: deleted ? [] : [summary], has_more: false, next_cursor: null }),
+      'GET /api/speech-to-text/transcripts/t1': () => jsonResponse(view()),
+      'DELETE /v1/speech-to-text/transcripts/t1': () => {
+        deleted = true;
+        return jsonResponse({});
+      },
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<Page initial="t1" />);
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('The transcript and its audio are deleted for good.');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Choose a transcript, or upload audio to make one.')).toBeInTheDocument();
+    expect(await screen.findByText(/No transcripts yet/)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
+  });
 });
