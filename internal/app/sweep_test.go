@@ -217,8 +217,8 @@ func setupAlpha(e *env) *alphaFx {
 	// A finished transcript of A's (made directly: transcribing takes a recogniser's time).
 	a.transcriptID = "alphaTranscriptQ7" + store.RandomString(6)
 	rawExec(t, db, `INSERT INTO transcripts (id, workspace_id, user_id, api_key_id, model_id, language_code, file_name, state, duration_secs,
-		result, error, webhook_metadata, created_at_unix, completed_at_unix) VALUES (?, ?, ?, '', 'scribe_v1', 'eng', 'alpha.mp3', 'completed', 1.5,
-		?, '', '', 1700000000, 1700000001)`, a.transcriptID, a.ws, a.admin.ID,
+		result, error, webhook_metadata, created_at_unix, completed_at_unix, preview) VALUES (?, ?, ?, '', 'scribe_v1', 'eng', 'alpha.mp3', 'completed', 1.5,
+		?, '', '', 1700000000, 1700000001, 'Alpha''s secret words.')`, a.transcriptID, a.ws, a.admin.ID,
 		`{"language_code":"eng","language_probability":1,"text":"Alpha's secret words.","words":[],"transcription_id":"`+a.transcriptID+`","audio_duration_secs":1.5}`)
 	link := mustOK(t, e.do("GET", "/v1/history/"+a.historyID+"/share-link", key, nil))
 	su, _ := link["share_link"].(string)

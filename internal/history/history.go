@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -335,7 +334,7 @@ func (h *Handlers) download(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(files) == 1 {
 		w.Header().Set("Content-Type", files[0].ct)
-		w.Header().Set("Content-Disposition", contentDisposition(files[0].name))
+		w.Header().Set("Content-Disposition", httpx.AttachmentDisposition(files[0].name))
 		_, err := w.Write(files[0].data)
 		return err
 	}
@@ -507,20 +506,4 @@ func (h *Handlers) sharedAudio(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	_, err = w.Write(data)
 	return err
-}
-
-// contentDisposition names a download: an ASCII filename for every client, plus filename* with
-// the UTF-8 name when it has other characters (RFC 6266).
-func contentDisposition(name string) string {
-	ascii := strings.Map(func(r rune) rune {
-		if r < 0x20 || r > 0x7e || r == '"' || r == '\\' {
-			return '_'
-		}
-		return r
-	}, name)
-	v := `attachment; filename="` + ascii + `"`
-	if ascii != name {
-		v += "; filename*=UTF-8''" + url.PathEscape(name)
-	}
-	return v
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -21,11 +22,12 @@ import (
 // and a job queued in one step; the answer says it was accepted; a worker transcribes and hands
 // the transcript to the workspace's speech-to-text webhooks (or the one webhook_id names).
 
-// Blobs is what asynchronous requests need of the blob store.
+// Blobs is what speech to text needs of the blob store.
 type Blobs interface {
 	Put(ctx context.Context, key string, data []byte, contentType string) error
 	Get(ctx context.Context, key string) ([]byte, error)
 	Delete(ctx context.Context, key string) error
+	Open(ctx context.Context, key string) (io.ReadCloser, error)
 }
 
 // Webhooks delivers events (the webhook service).

@@ -45,6 +45,81 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("GET /v1/speech-to-text/transcripts/{transcription_id}", h.get, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("DELETE /v1/speech-to-text/transcripts/{transcription_id}", h.delete, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("POST /v1/audio/transcriptions", h.openAITranscribe, httpx.Perm("speech_to_text"), feature)
+
+	// The web app's transcripts: list, view with edits, edit, audio, exports as files.
+	rt.Authed("GET /api/speech-to-text/transcripts", h.list, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("GET /api/speech-to-text/transcripts/{transcription_id}", h.view, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("PATCH /api/speech-to-text/transcripts/{transcription_id}", h.edit, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("GET /api/speech-to-text/transcripts/{transcription_id}/audio", h.audio, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("GET /api/speech-to-text/transcripts/{transcription_id}/export", h.export, httpx.Perm("speech_to_text"), feature)
+}
+
+// maxEditBody bounds a PATCH of a transcript (the whole edited text travels in it).
+const maxEditBody = 8 << 20
+
+func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	size := 30
+	if s := q.Get("page_size"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return errs.Field("query", "page_size", "int_parsing", "Input should be a valid integer.")
+		}
+		size = n
+	}
+	p, err := h.Svc.List(r.Context(), access.CallerFrom(r.Context()), q.Get("cursor"), size)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, p)
+	return nil
+}
+
+func (h *Handlers) view(w http.ResponseWriter, r *http.Request) error {
+	v, err := h.Svc.View(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"))
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, v)
+	return nil
+}
+
+func (h *Handlers) edit(w http.ResponseWriter, r *http.Request) error {
+	var e Edit
+	if err := httpx.DecodeJSON(r, maxEditBody, &e); err != nil {
+		return err
+	}
+	v, err := h.Svc.Edit(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"), e)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, v)
+	return nil
+}
+
+func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
+	audio, ctype, err := h.Svc.Audio(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"))
+	if err != nil {
+		return err
+	}
+	defer audio.Close()
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	// ServeContent answers Range requests, which the browser's player needs to seek.
+	http.ServeContent(w, r, "", time.Time{}, audio)
+	return nil
+}
+
+func (h *Handlers) export(w http.ResponseWriter, r *http.Request) error {
+	f, err := h.Svc.ExportFile(r.Context(), access.CallerFrom(r.Context()), r.PathValue("transcription_id"), r.URL.Query().Get("format"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", f.ContentType)
+	w.Header().Set("Content-Disposition", httpx.AttachmentDisposition(f.Name))
+	w.Header().Set("Content-Length", strconv.Itoa(len(f.Data)))
+	_, err = w.Write(f.Data)
+	return err
 }
 
 func (h *Handlers) convert(w http.ResponseWriter, r *http.Request) error {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"timbre/internal/access"
+	"timbre/internal/blob"
 	"timbre/internal/engine"
 	"timbre/internal/errs"
 	"timbre/internal/metering"
@@ -27,6 +28,8 @@ type Store interface {
 	InTx(ctx context.Context, fn func(tx *store.Tx) error) error
 	Transcript(ctx context.Context, workspaceID, id string) (*store.Transcript, error)
 	DeleteTranscript(ctx context.Context, workspaceID, id string) error
+	ListTranscripts(ctx context.Context, workspaceID string, after *store.TranscriptCursor, limit int) ([]store.Transcript, bool, error)
+	EditTranscript(ctx context.Context, workspaceID, id, editedResult, speakerNames, preview string, at int64) error
 	LedgerProgress(ctx context.Context, workspaceID, id string, units, credits int64, now time.Time) error
 	ActiveWebhooksFor(ctx context.Context, workspaceID, event string) ([]store.Webhook, error)
 	Webhook(ctx context.Context, workspaceID, id string) (*store.Webhook, error)
@@ -36,7 +39,8 @@ type Store interface {
 type Service struct {
 	DB          Store
 	Recognizers []engine.Recognizer // the first that covers a language transcribes it
-	// Blob keeps the audio of asynchronous requests until their job has run.
+	// Blob keeps the audio of logged transcripts (for the web app's player) and that of
+	// asynchronous requests until their job has run; nil keeps none.
 	Blob Blobs
 	// Webhooks delivers asynchronous transcripts.
 	Webhooks Webhooks
@@ -105,6 +109,7 @@ type job struct {
 	Reservation  metering.Reservation
 	Seconds      float64
 	Cost         int64
+	AudioKey     string  // the kept upload of a logged transcript ("" = none)
 	Request      Request // without its audio (see Request.Audio)
 	pcm          engine.PCM
 }
@@ -132,8 +137,15 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 	j := &job{WorkspaceID: c.WorkspaceID, TranscriptID: store.NewID(), Seconds: pcm.Seconds(), Request: *r, pcm: pcm}
 	j.Request.Audio = nil
 	j.Cost = plan.STTCredits(tier, j.Seconds)
+	var audioType string
+	if r.Logging && s.Blob != nil {
+		if j.AudioKey, audioType, err = s.keepAudio(ctx, c.WorkspaceID, j.TranscriptID, r); err != nil {
+			return nil, err
+		}
+	}
 	if r.Webhook {
 		if err := s.storePCM(ctx, j); err != nil {
+			s.dropAudio(j.AudioKey)
 			return nil, err
 		}
 	}
@@ -152,7 +164,7 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 		err = tx.InsertTranscript(ctx, &store.Transcript{
 			ID: j.TranscriptID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
 			LanguageCode: r.LanguageCode, FileName: r.FileName, State: store.TranscriptProcessing, DurationSecs: j.Seconds,
-			WebhookMetadata: r.WebhookMeta, CreatedAt: s.now().Unix(),
+			WebhookMetadata: r.WebhookMeta, CreatedAt: s.now().Unix(), AudioKey: j.AudioKey, AudioContentType: audioType,
 		})
 		if err != nil || !r.Webhook {
 			return err
@@ -160,6 +172,7 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 		return s.enqueue(ctx, tx, j)
 	})
 	if err != nil {
+		s.dropAudio(j.AudioKey)
 		if r.Webhook {
 			s.dropPCM(j)
 		}
@@ -194,6 +207,7 @@ func (s *Service) run(ctx context.Context, j *job) (*Transcript, error) {
 	}
 	if err != nil {
 		s.fail(j, err)
+		s.dropAudio(j.AudioKey)
 		var unsupported *engine.UnsupportedLanguageError
 		if errors.As(err, &unsupported) {
 			return nil, errAudio("language_code", err.Error())
@@ -272,7 +286,10 @@ func (s *Service) finish(ctx context.Context, j *job, t *Transcript) error {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil // deleted while it ran: the caller still gets it
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return tx.SetTranscriptPreview(ctx, j.WorkspaceID, t.TranscriptionID, preview(t.Text))
 	})
 }
 
@@ -346,13 +363,24 @@ func (s *Service) Get(ctx context.Context, c *access.Caller, id string) (*Transc
 	return &t, nil
 }
 
-// Delete removes a stored transcript of the caller's workspace.
+// Delete removes a stored transcript of the caller's workspace, and its audio.
 func (s *Service) Delete(ctx context.Context, c *access.Caller, id string) error {
-	err := s.DB.DeleteTranscript(ctx, c.WorkspaceID, id)
+	row, err := s.DB.Transcript(ctx, c.WorkspaceID, id)
+	if err == nil {
+		err = s.DB.DeleteTranscript(ctx, c.WorkspaceID, id)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return errTranscriptNotFound
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	if row.AudioKey != "" && s.Blob != nil {
+		if err := s.Blob.Delete(ctx, row.AudioKey); err != nil && !errors.Is(err, blob.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 var errTranscriptNotFound = errs.New(errs.NotFound, "not_found_error", "Transcript not found.")

@@ -14,6 +14,7 @@ import {
   ShieldIcon,
   SpeechIcon,
   SunIcon,
+  TranscriptIcon,
   UserIcon,
   BotIcon,
   GroupIcon,
@@ -58,6 +59,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
         icon: <SpeechIcon size={16} />,
       },
       { to: '/app/ai-classifier', label: 'AI Speech Classifier', icon: <SearchIcon size={16} /> },
+      { to: '/app/speech-to-text', label: 'Speech to Text', icon: <TranscriptIcon size={16} /> },
     ],
   },
   {

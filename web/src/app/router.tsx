@@ -22,6 +22,7 @@ import {
   UsageRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
+import { SpeechToTextRoute } from './routes/SpeechToTextRoute';
 import { TextToSpeechRoute } from './routes/TextToSpeechRoute';
 import {
   AuditLogRoute,
@@ -75,6 +76,8 @@ export const routes: RouteObject[] = [
                   // One route for both tabs, so switching tabs keeps the page state.
                   { path: '/app/speech-synthesis/text-to-speech/*', element: <TextToSpeechRoute /> },
                   { path: '/app/ai-classifier', element: <AiClassifierRoute /> },
+                  { path: '/app/speech-to-text', element: <SpeechToTextRoute /> },
+                  { path: '/app/speech-to-text/:transcriptId', element: <SpeechToTextRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },
                   { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },

@@ -133,6 +133,11 @@ export const SpeechIcon = (p: IconProps) => (
     <path d="M4 9v6M8 6v12M12 3v18M16 7v10M20 10v4" />
   </svg>
 );
+export const TranscriptIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M12 3a3 3 0 0 0-3 3v5a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3" />
+  </svg>
+);
 export const KeyIcon = (p: IconProps) => (
   <svg {...base(p)}>
     <circle cx="7.5" cy="15.5" r="4.5" />

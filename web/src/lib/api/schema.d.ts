@@ -1932,6 +1932,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/speech-to-text/transcripts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transcripts
+         * @description The caller's workspace's transcripts, newest first, a page at a time: file name, time, duration, language, state (`processing`, `completed`, `failed`), the first words of the (edited) text, and whether the audio was kept. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         */
+        get: operations["timbre_list_transcripts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/speech-to-text/transcripts/{transcription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transcript with its edits
+         * @description One transcript of the caller's workspace as the web app shows it: the edited transcript when a person edited it (the recogniser's otherwise; null while processing or after a failure), its speaker ids in order of appearance (`speaker_0` alone when the transcript was made without diarization) and the names given to them. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         */
+        get: operations["timbre_get_transcript_view"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a transcript
+         * @description Stores a person's edits of a completed transcript. `text` replaces the whole text: its words are aligned to the recognised ones (the longest common subsequence of their letters), so a kept word keeps its time, logprob and speaker, and words that replace or are inserted between kept ones share the time of what they replace (or of the pause between their neighbours). `speaker_names` maps speaker ids of the transcript to names (at most 60 characters; merged into the names given before; an empty name removes one); the exports label speakers with them. Nothing changes when any field is invalid. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         */
+        patch: operations["timbre_edit_transcript"];
+        trace?: never;
+    };
+    "/api/speech-to-text/transcripts/{transcription_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transcript's audio
+         * @description The audio uploaded for the transcript, as it was sent (raw PCM uploads are kept as WAV). Range requests are answered, so players can seek. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         */
+        get: operations["timbre_get_transcript_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/speech-to-text/transcripts/{transcription_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a transcript
+         * @description A completed transcript, with its edits and speaker names, as a file in `format` (the format's default options of `additional_formats`: srt without speakers, cut at pauses over 0.8 s, 4 s or 84 characters; txt, html, docx and pdf with speakers and times per sentence; segmented_json). The name is the uploaded file's with the format's extension, in Content-Disposition. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         */
+        get: operations["timbre_export_transcript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/capabilities": {
         parameters: {
             query?: never;
@@ -6731,6 +6815,50 @@ export interface components {
          * @description ElevenLabs' resource types, and Timbre's `history` (a history item shared in the workspace).
          */
         TimbreWorkspaceResourceType: components["schemas"]["WorkspaceResourceType"] | "history";
+        TranscriptEdit: {
+            /** @description The whole edited text (not empty, at most 1,000,000 characters); absent or null keeps the text. */
+            text?: string | null;
+            /** @description Names for speaker ids of the transcript; an empty name removes one. */
+            speaker_names?: {
+                [key: string]: string;
+            };
+        };
+        TranscriptSummary: {
+            transcription_id: string;
+            /** @description The uploaded file's name (the last part of source_url's path). */
+            file_name: string;
+            created_at_unix: number;
+            audio_duration_secs: number;
+            /** @description ISO 639-3 once completed; as requested (or empty) before. */
+            language_code: string;
+            /** @enum {string} */
+            state: "processing" | "completed" | "failed";
+            /** @description The first words of the (edited) text, up to 160 characters. */
+            preview: string;
+            /** @description Why it failed (state failed). */
+            error: string;
+            /** @description Whether a person edited it. */
+            edited: boolean;
+            /** @description Whether the uploaded audio was kept (GET …/audio). */
+            has_audio: boolean;
+        };
+        TranscriptView: components["schemas"]["TranscriptSummary"] & {
+            model_id: string;
+            /** @description The transcript with the edits (the recogniser's without); null unless completed. */
+            transcript: components["schemas"]["SpeechToTextChunkResponseModel"] | null;
+            /** @description Speaker ids in order of first appearance; `speaker_0` alone without diarization; empty unless completed. */
+            speakers: string[];
+            /** @description Names given to speaker ids. */
+            speaker_names: {
+                [key: string]: string;
+            };
+        };
+        TranscriptsPage: {
+            transcripts: components["schemas"]["TranscriptSummary"][];
+            has_more: boolean;
+            /** @description Pass as cursor for the next page; null on the last. */
+            next_cursor: string | null;
+        };
         /** TxtExportOptions */
         TxtExportOptions: {
             /**
@@ -12374,6 +12502,265 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_transcripts: {
+        parameters: {
+            query?: {
+                /** @description Transcripts per page, 1 to 100. */
+                page_size?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transcripts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptsPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `feature_not_allowed`: the caller's groups do not include speech to text. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_transcript_view: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript's id (`transcription_id` of POST /v1/speech-to-text). */
+                transcription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transcript. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `feature_not_allowed`: the caller's groups do not include speech to text. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `not_found_error`: no transcript with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_edit_transcript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript's id (`transcription_id` of POST /v1/speech-to-text). */
+                transcription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranscriptEdit"];
+            };
+        };
+        responses: {
+            /** @description The transcript with the edits. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptView"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `feature_not_allowed`: the caller's groups do not include speech to text. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `not_found_error`: no transcript with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `transcript_not_completed`: the transcript is still processing or failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_transcript_audio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transcript's id (`transcription_id` of POST /v1/speech-to-text). */
+                transcription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                };
+            };
+            /** @description The requested range of the audio. */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `feature_not_allowed`: the caller's groups do not include speech to text. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `not_found_error`: no transcript with that id in this workspace; `transcript_audio_not_found`: its audio was not kept (transcripts made before audio was kept). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_export_transcript: {
+        parameters: {
+            query: {
+                /** @description The file format. */
+                format: "srt" | "txt" | "docx" | "pdf" | "html" | "segmented_json";
+            };
+            header?: never;
+            path: {
+                /** @description The transcript's id (`transcription_id` of POST /v1/speech-to-text). */
+                transcription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (Content-Disposition: attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-subrip": string;
+                    "text/plain": string;
+                    "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/pdf": string;
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `feature_not_allowed`: the caller's groups do not include speech to text. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `not_found_error`: no transcript with that id in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `transcript_not_completed`: the transcript is still processing or failed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,0 +1,1 @@
+export { SpeechToTextPage } from './components/SpeechToTextPage';
