@@ -1,0 +1,93 @@
+package app_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"timbre/internal/engine/enginetest"
+	"timbre/internal/store"
+)
+
+// TestSpeechToTextDiarize: two of Timbre's voices (Rachel and George) take turns over six
+// Harvard sentences, made through the TTS route; diarize=true gives every word a speaker_id,
+// two speakers, and at least 90 % of the words the speaker who said them — with the number of
+// speakers unknown and given. Without diarize no entry has a speaker.
+func TestSpeechToTextDiarize(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	const rate, pause = 16000, 0.6
+	voices := []string{rachel, "JBFqnCBsd6RMkjVDRZzb"} // flite slt and awb
+	var pcm []byte
+	type turn struct {
+		start, end float64
+		speaker    int
+	}
+	var turns []turn
+	for i, s := range enginetest.HarvardSentences()[:6] {
+		r := e.do("POST", "/v1/text-to-speech/"+voices[i%2]+"?output_format=pcm_16000", e.key, map[string]any{"text": s})
+		expect(t, r, 200)
+		pcm = append(pcm, make([]byte, 2*int(pause*rate))...)
+		start := float64(len(pcm)) / 2 / rate
+		pcm = append(pcm, r.body...)
+		turns = append(turns, turn{start, float64(len(pcm)) / 2 / rate, i % 2})
+	}
+	pcm = append(pcm, make([]byte, 2*int(pause*rate))...)
+
+	truth := func(start, end float64) int { // the turn nearest the word's middle
+		mid, best, gap := (start+end)/2, 0, 1e9
+		for _, tn := range turns {
+			d := max(tn.start-mid, mid-tn.end, 0)
+			if d < gap {
+				best, gap = tn.speaker, d
+			}
+		}
+		return best
+	}
+	for _, fields := range []map[string]any{
+		{"model_id": "scribe_v1", "file_format": "pcm_s16le_16", "diarize": "true"},
+		{"model_id": "scribe_v1", "file_format": "pcm_s16le_16", "diarize": "true", "num_speakers": "2"},
+		{"model_id": "scribe_v1", "file_format": "pcm_s16le_16"},
+	} {
+		r := e.postForm("/v1/speech-to-text", "file", pcm, fields, "xi-api-key", e.key)
+		expect(t, r, 200)
+		var tr struct {
+			Words []struct {
+				Text      string  `json:"text"`
+				Type      string  `json:"type"`
+				Start     float64 `json:"start"`
+				End       float64 `json:"end"`
+				SpeakerID *string `json:"speaker_id"`
+			} `json:"words"`
+		}
+		if err := json.Unmarshal(r.body, &tr); err != nil {
+			t.Fatal(err)
+		}
+		speakers := map[string]bool{}
+		right, words := 0, 0
+		for _, w := range tr.Words {
+			if fields["diarize"] == nil {
+				if w.SpeakerID != nil {
+					t.Fatalf("without diarize, %+v has a speaker", w)
+				}
+				continue
+			}
+			if w.SpeakerID == nil {
+				t.Fatalf("%+v has no speaker_id", w)
+			}
+			speakers[*w.SpeakerID] = true
+			if w.Type != "word" {
+				continue
+			}
+			words++
+			if *w.SpeakerID == []string{"speaker_0", "speaker_1"}[truth(w.Start, w.End)] {
+				right++
+			}
+		}
+		if fields["diarize"] == nil {
+			continue
+		}
+		t.Logf("num_speakers %v: %d speakers, %d of %d words attributed correctly", fields["num_speakers"], len(speakers), right, words)
+		if len(speakers) != 2 || words < 30 || right*10 < words*9 {
+			t.Fatalf("num_speakers %v: speakers %v, %d of %d words right; want 2 and ≥ 90 %%", fields["num_speakers"], speakers, right, words)
+		}
+	}
+}
