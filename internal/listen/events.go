@@ -121,25 +121,6 @@ func strongPeaks(p []float64, lo, hi, k int) []int {
 	return out[:min(k, len(out))]
 }
 
-func logMelFrames(spec [][]float64) [][]float64 {
-	filters := melFilters()
-	out := make([][]float64, len(spec))
-	for f, p := range spec {
-		v := make([]float64, melBands)
-		for b, w := range filters {
-			var e float64
-			for k, wk := range w {
-				if wk != 0 {
-					e += wk * p[k]
-				}
-			}
-			v[b] = math.Log(e + 1e-10)
-		}
-		out[f] = v
-	}
-	return out
-}
-
 // sortedAt is the q-quantile of xs.
 func sortedAt(xs []float64, q float64) float64 {
 	s := slices.Clone(xs)

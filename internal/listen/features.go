@@ -50,8 +50,14 @@ var hamming = sync.OnceValue(func() []float64 {
 	return w
 })
 
+// melFilter is one triangular filter: weights w over bins [lo, lo+len(w)).
+type melFilter struct {
+	lo int
+	w  []float64
+}
+
 // melFilters are triangular filters evenly spaced on the mel scale from 60 Hz to 7600 Hz.
-var melFilters = sync.OnceValue(func() [][]float64 {
+var melFilters = sync.OnceValue(func() []melFilter {
 	mel := func(f float64) float64 { return 2595 * math.Log10(1+f/700) }
 	hz := func(m float64) float64 { return 700 * (math.Pow(10, m/2595) - 1) }
 	lo, hi := mel(60), mel(7600)
@@ -59,43 +65,71 @@ var melFilters = sync.OnceValue(func() [][]float64 {
 	for i := range edges {
 		edges[i] = hz(lo+(hi-lo)*float64(i)/float64(melBands+1)) * fftLen / Rate // in bins
 	}
-	out := make([][]float64, melBands)
+	out := make([]melFilter, melBands)
 	for b := range out {
-		out[b] = make([]float64, fftLen/2+1)
-		for k := range out[b] {
-			x := float64(k)
+		f := melFilter{lo: -1}
+		for k := int(edges[b]); k <= int(edges[b+2])+1 && k <= fftLen/2; k++ {
+			x, w := float64(k), 0.0
 			switch {
 			case x > edges[b] && x <= edges[b+1]:
-				out[b][k] = (x - edges[b]) / (edges[b+1] - edges[b])
+				w = (x - edges[b]) / (edges[b+1] - edges[b])
 			case x > edges[b+1] && x < edges[b+2]:
-				out[b][k] = (edges[b+2] - x) / (edges[b+2] - edges[b+1])
+				w = (edges[b+2] - x) / (edges[b+2] - edges[b+1])
+			}
+			if w > 0 && f.lo < 0 {
+				f.lo = k
+			}
+			if f.lo >= 0 {
+				f.w = append(f.w, w)
 			}
 		}
+		out[b] = f
 	}
 	return out
+})
+
+// logMelFrames is each frame's log energy in each mel band.
+func logMelFrames(spec [][]float64) [][]float64 {
+	filters := melFilters()
+	out := make([][]float64, len(spec))
+	for f, p := range spec {
+		v := make([]float64, melBands)
+		for b, fl := range filters {
+			var e float64
+			for i, w := range fl.w {
+				e += w * p[fl.lo+i]
+			}
+			v[b] = math.Log(e + 1e-10)
+		}
+		out[f] = v
+	}
+	return out
+}
+
+// dctTable holds cos(π i (b + ½) / melBands) for the cepstra.
+var dctTable = sync.OnceValue(func() [][]float64 {
+	t := make([][]float64, cepstra)
+	for i := range t {
+		t[i] = make([]float64, melBands)
+		for b := range t[i] {
+			t[i][b] = math.Cos(math.Pi * float64(i) * (float64(b) + 0.5) / melBands)
+		}
+	}
+	return t
 })
 
 // mfcc gives each frame's mel-frequency cepstral coefficients c0…c19 (DCT-II of the log mel
 // energies).
 func mfcc(spec [][]float64) [][]float64 {
-	filters := melFilters()
+	dct := dctTable()
+	logMel := logMelFrames(spec)
 	out := make([][]float64, len(spec))
-	logMel := make([]float64, melBands)
-	for f, p := range spec {
-		for b, w := range filters {
-			var e float64
-			for k, wk := range w {
-				if wk != 0 {
-					e += wk * p[k]
-				}
-			}
-			logMel[b] = math.Log(e + 1e-10)
-		}
+	for f, lm := range logMel {
 		c := make([]float64, cepstra)
-		for i := range c {
+		for i, row := range dct {
 			var s float64
-			for b, v := range logMel {
-				s += v * math.Cos(math.Pi*float64(i)*(float64(b)+0.5)/melBands)
+			for b, v := range lm {
+				s += v * row[b]
 			}
 			c[i] = s
 		}

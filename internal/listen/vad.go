@@ -51,7 +51,7 @@ const Rate = 16000
 // are dropped as clicks.
 const (
 	vadMode       = 2
-	vadFrame      = 480 // 30 ms at 16 kHz
+	VADFrame      = 480 // samples per frame of VoiceFrames: 30 ms at 16 kHz
 	vadHangFrames = 10  // 300 ms of non-speech ends a segment
 	vadPad        = 0.06
 	vadMinSpeech  = 0.12
@@ -65,12 +65,12 @@ func (s Segment) Duration() float64 { return s.End - s.Start }
 
 // VoiceFrames classifies each whole 30 ms frame of samples (16 kHz) as speech or not.
 func VoiceFrames(samples []int16) ([]bool, error) {
-	n := len(samples) / vadFrame
+	n := len(samples) / VADFrame
 	if n == 0 {
 		return nil, nil
 	}
 	flags := make([]int8, n)
-	if C.timbre_vad_frames(vadMode, Rate, (*C.int16_t)(unsafe.Pointer(&samples[0])), vadFrame, C.size_t(n),
+	if C.timbre_vad_frames(vadMode, Rate, (*C.int16_t)(unsafe.Pointer(&samples[0])), VADFrame, C.size_t(n),
 		(*C.int8_t)(unsafe.Pointer(&flags[0]))) != 0 {
 		return nil, errors.New("listen: cannot start the WebRTC voice activity detector")
 	}
@@ -95,7 +95,7 @@ func SpeechSegments(samples []int16) ([]Segment, error) {
 
 // smoothVoice turns frame decisions into padded segments, merging those the padding joins.
 func smoothVoice(frames []bool, total float64) []Segment {
-	const frameSec = float64(vadFrame) / Rate
+	const frameSec = float64(VADFrame) / Rate
 	var out []Segment
 	start, quiet := -1, 0
 	emit := func(from, to int) {
