@@ -11,8 +11,8 @@ import (
 // says nothing of the speaker). Each coefficient is scaled by its typical spread in the
 // recording (scaleByFrames), chunks are clustered by average-linkage agglomeration on the RMS
 // distance of their embeddings — until no two clusters are
-// closer than the threshold's cutoff, or exactly NumSpeakers remain when the caller knows how
-// many there are — and chunks too short to embed reliably take the speaker of the nearest
+// closer than the threshold's cutoff and, when the caller gives NumSpeakers, at most that many
+// remain (the API's num_speakers is a maximum) — and chunks too short to embed reliably take the speaker of the nearest
 // cluster.
 const (
 	chunkMaxSec = 2.0
@@ -25,11 +25,13 @@ const (
 // cutoff maps diarization_threshold (0.1–0.4; higher means fewer speakers) onto the distance
 // at which clusters stop merging. Calibrated on flite's four voices (8 Harvard sentences each):
 // chunks of one voice are 0.27–0.35 apart on average, of two voices 0.45–0.60.
-func cutoff(threshold float64) float64 { return threshold + 0.2 }
+// The default sits between them; the API's range 0.1–0.4 spans 0.36–0.51, narrow because at
+// 0.3 single voices already split and at 0.6 every voice merges.
+func cutoff(threshold float64) float64 { return 0.42 + 0.5*(threshold-DefaultThreshold) }
 
 // DiarizeOptions are the caller's choices.
 type DiarizeOptions struct {
-	NumSpeakers int     // 0 = unknown: decided by Threshold
+	NumSpeakers int     // the most speakers there may be; 0 = no limit
 	Threshold   float64 // diarization_threshold; 0 = DefaultThreshold
 }
 
@@ -167,7 +169,7 @@ func distance(a, b []float64) float64 {
 }
 
 // cluster is average-linkage agglomerative clustering: it merges the closest pair of clusters
-// until k remain (k > 0) or, with k = 0, until the closest pair is farther apart than maxDist.
+// while more than k remain (k > 0) or the closest pair is no farther apart than maxDist.
 // The result labels each vector with its cluster (0…).
 func cluster(vecs [][]float64, k int, maxDist float64) []int {
 	n := len(vecs)
@@ -184,7 +186,7 @@ func cluster(vecs [][]float64, k int, maxDist float64) []int {
 		members[i] = []int{i}
 	}
 	alive := n
-	for alive > 1 && (k <= 0 || alive > k) {
+	for alive > 1 {
 		bi, bj, best := -1, -1, math.Inf(1)
 		for i := range members {
 			if members[i] == nil {
@@ -196,7 +198,7 @@ func cluster(vecs [][]float64, k int, maxDist float64) []int {
 				}
 			}
 		}
-		if k <= 0 && best > maxDist {
+		if best > maxDist && (k <= 0 || alive <= k) {
 			break
 		}
 		// Average linkage: the merged cluster's distance to another is the size-weighted mean.

@@ -129,16 +129,41 @@ func TestDiarizeTwoVoicesAlternating(t *testing.T) {
 	}
 }
 
-// TestDiarizeOneVoice: each voice alone stays one speaker at the default threshold.
+// TestDiarizeOneVoice: each voice alone stays one speaker at the default threshold, and with
+// num_speakers 2 (a maximum, as the API has it).
 func TestDiarizeOneVoice(t *testing.T) {
 	for _, voice := range []string{"slt", "rms", "awb", "kal16"} {
 		pcm, _ := conversation(t, []string{voice}, enginetest.HarvardSentences()[:8], 0.7)
-		turns, err := listen.Diarize(pcm, listen.DiarizeOptions{})
-		if err != nil {
-			t.Fatal(err)
+		for _, opts := range []listen.DiarizeOptions{{}, {NumSpeakers: 2}} {
+			turns, err := listen.Diarize(pcm, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := speakers(turns); n != 1 {
+				t.Errorf("%s alone %+v gave %d speakers: %+v", voice, opts, n, turns)
+			}
 		}
-		if n := speakers(turns); n != 1 {
-			t.Errorf("%s alone gave %d speakers: %+v", voice, n, turns)
-		}
+	}
+}
+
+// TestDiarizeThreeVoices: three voices give three speakers at the default threshold, and two
+// with num_speakers 2.
+func TestDiarizeThreeVoices(t *testing.T) {
+	pcm, words := conversation(t, []string{"slt", "rms", "kal16"}, enginetest.HarvardSentences()[:9], 0.7)
+	capped, err := listen.Diarize(pcm, listen.DiarizeOptions{NumSpeakers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := speakers(capped); n != 2 {
+		t.Errorf("num_speakers 2 gave %d speakers", n)
+	}
+	all, err := listen.Diarize(pcm, listen.DiarizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := attributed(all, words)
+	t.Logf("three voices: %d speakers, %.1f %% of words right", speakers(all), 100*got)
+	if speakers(all) != 3 || got < 0.9 {
+		t.Errorf("three voices: %d speakers, %.1f %% of words right", speakers(all), 100*got)
 	}
 }
