@@ -60,8 +60,9 @@ func splitPieces(samples []int16, rate int) []piece {
 	}
 	quietLevel := floor + pauseMarginDB
 	// WebRTC's VAD (at its rate) vetoes energy pauses that hold speech: frames in the upper
-	// three quarters of the quiet range that it takes for speech are the weak starts and ends of words,
-	// sunk below the quiet level because noise lifted the floor.
+	// three quarters of the quiet range that it takes for speech are the weak starts and ends
+	// of words, sunk below the quiet level because noise lifted the floor. Should the VAD fail,
+	// energy alone decides, as before.
 	var voice []bool
 	if rate == listen.Rate {
 		voice, _ = listen.VoiceFrames(samples)
