@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"timbre/internal/engine/enginetest"
+	"timbre/internal/listen/listentest"
 	"timbre/internal/store"
 )
 
@@ -88,6 +89,55 @@ func TestSpeechToTextDiarize(t *testing.T) {
 		t.Logf("num_speakers %v: %d speakers, %d of %d words attributed correctly", fields["num_speakers"], len(speakers), right, words)
 		if len(speakers) != 2 || words < 30 || right*10 < words*9 {
 			t.Fatalf("num_speakers %v: speakers %v, %d of %d words right; want 2 and ≥ 90 %%", fields["num_speakers"], speakers, right, words)
+		}
+	}
+}
+
+// TestSpeechToTextAudioEvents: a sentence of speech followed by synthetic music gives a
+// "(music)" audio event over the music (tag_audio_events defaults to true), and none when
+// tag_audio_events=false.
+func TestSpeechToTextAudioEvents(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	r := e.do("POST", "/v1/text-to-speech/"+rachel+"?output_format=pcm_16000", e.key, map[string]any{"text": sttSentence})
+	expect(t, r, 200)
+	speechEnd := float64(len(r.body)) / 2 / 16000
+	var pcm []byte
+	pcm = append(pcm, r.body...)
+	for _, s := range append(listentest.Silence(1), listentest.Melody(4, 7)...) {
+		pcm = append(pcm, byte(s), byte(uint16(s)>>8))
+	}
+	for _, tag := range []string{"", "false"} {
+		fields := map[string]any{"model_id": "scribe_v1", "file_format": "pcm_s16le_16"}
+		if tag != "" {
+			fields["tag_audio_events"] = tag
+		}
+		r := e.postForm("/v1/speech-to-text", "file", pcm, fields, "xi-api-key", e.key)
+		expect(t, r, 200)
+		var tr struct {
+			Text  string `json:"text"`
+			Words []struct {
+				Text  string  `json:"text"`
+				Type  string  `json:"type"`
+				Start float64 `json:"start"`
+				End   float64 `json:"end"`
+			} `json:"words"`
+		}
+		if err := json.Unmarshal(r.body, &tr); err != nil {
+			t.Fatal(err)
+		}
+		var events []string
+		for _, w := range tr.Words {
+			if w.Type != "audio_event" {
+				continue
+			}
+			events = append(events, w.Text)
+			if w.Text != "(music)" || w.Start < speechEnd+0.5 || w.End-w.Start < 2.5 {
+				t.Errorf("event %+v; the music plays from %.2f s for 4 s", w, speechEnd+1)
+			}
+		}
+		t.Logf("tag_audio_events %q: %q", tag, tr.Text)
+		if tag == "" && len(events) != 1 || tag == "false" && len(events) != 0 {
+			t.Fatalf("tag_audio_events %q: events %v", tag, events)
 		}
 	}
 }
