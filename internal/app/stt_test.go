@@ -216,6 +216,8 @@ func TestSpeechToTextBadInput(t *testing.T) {
 		{"unsupported language", mp3, map[string]any{"model_id": "scribe_v1", "language_code": "xx"}, "language_code"},
 		{"bad granularity", mp3, map[string]any{"model_id": "scribe_v1", "timestamps_granularity": "syllable"}, "timestamps_granularity"},
 		{"too many speakers", mp3, map[string]any{"model_id": "scribe_v1", "num_speakers": "33"}, "num_speakers"},
+		{"threshold without diarize", mp3, map[string]any{"model_id": "scribe_v1", "diarization_threshold": "0.3"}, "diarization_threshold"},
+		{"threshold with num_speakers", mp3, map[string]any{"model_id": "scribe_v1", "diarize": "true", "num_speakers": "2", "diarization_threshold": "0.3"}, "diarization_threshold"},
 		{"bad export", mp3, map[string]any{"model_id": "scribe_v1", "additional_formats": `[{"format":"mp4"}]`}, "additional_formats"},
 		{"file and url", mp3, map[string]any{"model_id": "scribe_v1", "source_url": "https://example.com/a.mp3"}, "file"},
 		{"internal url", nil, map[string]any{"model_id": "scribe_v1", "source_url": "http://127.0.0.1:1/a.mp3"}, "source_url"},

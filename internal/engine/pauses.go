@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"slices"
+
+	"timbre/internal/listen"
 )
 
 // A piece is a stretch of audio decoded as one utterance: samples [Start, End) but for the
@@ -58,14 +60,17 @@ func (p piece) origin(heard int, end bool) int {
 // activity detector, which does the same, is off because it loses the words' times), and
 // origin maps the words' times back.
 //
-// This is an energy detector, good for clean recordings such as synthesized speech or dictation;
-// noisy audio simply yields fewer (longer) pieces, which costs speed, not accuracy.
+// The energy detector suits clean recordings such as synthesized speech or dictation; at
+// RecognitionRate WebRTC's voice activity detector (listen.VoiceFrames) keeps it from cutting
+// into words in noisy audio (see quiet below). Audio with no contrast at all (speech under
+// loud steady noise) is cut only by length, which costs speed, not accuracy: the VAD, tried
+// there, took held tones for long pauses and heard speech throughout noise at 0 dB.
 const (
 	frameSeconds    = 0.01
 	pauseMarginDB   = 12
 	pauseMinFrames  = 25  // 250 ms
 	longPauseFrames = 150 // 1.5 s
-	longPauseKeep   = 12  // 120 ms
+	longPauseKeep   = 20  // 200 ms
 	pauseKeepFrames = 15  // 150 ms
 	minPieceSeconds = 4.0
 	maxPieceSeconds = 30.0
@@ -95,10 +100,24 @@ func splitPieces(samples []int16, rate int) []piece {
 		return nil
 	}
 	quietLevel := floor + pauseMarginDB
-	if loud-floor < pauseMarginDB { // no contrast: sound throughout; cut only by length, keep all
-		quietLevel = math.Inf(-1)
+	// WebRTC's VAD (at its rate) vetoes energy pauses that hold speech: frames in the upper
+	// three quarters of the quiet range that it takes for speech are the weak starts and ends
+	// of words, sunk below the quiet level because noise lifted the floor. Should the VAD fail,
+	// energy alone decides, as before.
+	var voice []bool
+	if rate == listen.Rate {
+		voice, _ = listen.VoiceFrames(samples)
 	}
-	quiet := func(i int) bool { return energy[i] <= quietLevel }
+	vetoLevel := floor + pauseMarginDB/4
+	quiet := func(i int) bool {
+		if energy[i] > quietLevel {
+			return false
+		}
+		return energy[i] <= vetoLevel || len(voice) == 0 || !voice[min(i*frame/listen.VADFrame, len(voice)-1)]
+	}
+	if loud-floor < pauseMarginDB { // no contrast: sound throughout; cut only by length, keep all
+		quiet = func(int) bool { return false }
+	}
 
 	minFrames, maxFrames := int(minPieceSeconds/frameSeconds), int(maxPieceSeconds/frameSeconds)
 	var cuts []int // frame indexes where a new piece begins
@@ -147,7 +166,7 @@ func splitPieces(samples []int16, rate int) []piece {
 		}
 		p := piece{Start: prev * frame, End: end}
 		prev = c
-		if hasSound(energy, p.Start/frame, min((p.End+frame-1)/frame, n), quietLevel) {
+		if hasSound(quiet, p.Start/frame, min((p.End+frame-1)/frame, n)) {
 			out = append(out, p)
 		}
 	}
@@ -178,9 +197,9 @@ func splitPieces(samples []int16, rate int) []piece {
 	return out
 }
 
-func hasSound(energy []float64, from, to int, quietLevel float64) bool {
-	for _, e := range energy[from:to] {
-		if e > quietLevel {
+func hasSound(quiet func(int) bool, from, to int) bool {
+	for i := from; i < to; i++ {
+		if !quiet(i) {
 			return true
 		}
 	}

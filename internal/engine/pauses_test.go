@@ -118,3 +118,44 @@ func TestSplitPieces(t *testing.T) {
 		t.Errorf("silence: %v", p)
 	}
 }
+
+// TestSplitPiecesInNoise: speech over steady noise has no energy contrast, so the WebRTC VAD
+// finds the pauses: six sentences with 1 s pauses in white noise (8 dB below the speech) are
+// cut into several pieces, none within 30 ms of clearly audible speech (no word is split;
+// without the VAD the energy detector alone cut five words).
+func TestSplitPiecesInNoise(t *testing.T) {
+	clips := harvardSpeech(t, "rms", 0, 6)
+	for i := range clips {
+		clips[i] = toRecognitionRate(clips[i])
+	}
+	pcm := joinWithPauses(clips, 1.0)
+	var power float64
+	for _, s := range pcm.Samples {
+		power += float64(s) * float64(s)
+	}
+	noiseRMS := math.Sqrt(power/float64(len(pcm.Samples))) * 0.4
+	rng := rand.New(rand.NewPCG(3, 4))
+	noisy := make([]int16, len(pcm.Samples))
+	for i, s := range pcm.Samples {
+		noisy[i] = int16(max(-32768, min(32767, float64(s)+rng.NormFloat64()*noiseRMS)))
+	}
+	pieces := splitPieces(noisy, RecognitionRate)
+	if len(pieces) < 4 {
+		t.Fatalf("noisy speech was not cut at its pauses: %v", pieces)
+	}
+	silentAround := func(at int) bool { // the clean speech is quiet within 30 ms of at
+		for i := max(0, at-480); i < min(len(pcm.Samples), at+480); i++ {
+			if math.Abs(float64(pcm.Samples[i])) > 1000 { // -30 dBFS: clearly audible speech
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range pieces {
+		for _, at := range []int{p.Start, p.End} {
+			if at > 0 && at < len(noisy) && !silentAround(at) {
+				t.Errorf("a cut at %.2f s splits speech; pieces %v", float64(at)/RecognitionRate, pieces)
+			}
+		}
+	}
+}

@@ -222,8 +222,11 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	}
 	if s := field("diarization_threshold"); s != "" {
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil || x < 0.1 || x > 0.4 {
+		switch {
+		case err != nil || x < 0.1 || x > 0.4:
 			v.Add("body", "diarization_threshold", "value_error", "Input should be a number from 0.1 to 0.4.")
+		case !req.Diarize || req.NumSpeakers > 0:
+			v.Add("body", "diarization_threshold", "value_error", "diarization_threshold can only be set when diarize is true and num_speakers is not set.")
 		}
 		req.Threshold = x
 	}

@@ -17,6 +17,7 @@ import (
 	"timbre/internal/blob"
 	"timbre/internal/engine"
 	"timbre/internal/errs"
+	"timbre/internal/listen"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -249,7 +250,11 @@ func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *met
 	if err != nil {
 		return nil, err
 	}
-	t := Build(tr, r)
+	heard, err := hear(pcm, r)
+	if err != nil {
+		return nil, err
+	}
+	t := Build(tr, r, heard)
 	for _, o := range r.Exports {
 		f, err := Export(t, o)
 		if err != nil {
@@ -258,6 +263,23 @@ func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *met
 		t.AdditionalFormats = append(t.AdditionalFormats, f)
 	}
 	return t, nil
+}
+
+// hear finds what r asks for beside the words: speaker turns (diarize) and audio events
+// (tag_audio_events). pcm is at engine.RecognitionRate, the rate package listen works at.
+func hear(pcm engine.PCM, r *Request) (Heard, error) {
+	var h Heard
+	if r.Diarize {
+		turns, err := listen.Diarize(pcm.Samples, listen.DiarizeOptions{NumSpeakers: r.NumSpeakers, Threshold: r.Threshold})
+		if err != nil {
+			return h, err
+		}
+		h.Turns = turns
+	}
+	if r.TagAudioEvents {
+		h.Events = listen.AudioEvents(pcm.Samples)
+	}
+	return h, nil
 }
 
 // heartbeatEvery is how often a running transcription touches its ledger entry (see

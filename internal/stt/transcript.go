@@ -1,12 +1,16 @@
 package stt
 
 import (
+	"cmp"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"timbre/internal/engine"
+	"timbre/internal/listen"
 )
 
 // Transcript is the API's SpeechToTextChunkResponseModel.
@@ -52,13 +56,22 @@ type AdditionalFormat struct {
 // sentenceGap is the pause after which a lower-case recognizer's words start a new sentence.
 const sentenceGap = 0.6
 
+// Heard is what the audio holds beside the words (see package listen): who speaks when, for
+// diarize, and the sounds that are not speech, for tag_audio_events.
+type Heard struct {
+	Turns  []listen.Turn
+	Events []listen.Event
+}
+
 // Build shapes a recognizer's transcript as the API returns it for request r: words with
 // spacing entries between them (the spacing spans the pause), times rounded to milliseconds,
 // characters with times spread evenly over their word when r asks for character granularity,
 // and the exports r asks for. A recognizer that gives lower-case words without punctuation
 // (pocketsphinx) gets sentence case: a capital after each pause of sentenceGap, a full stop
-// before it, and "I" for "i".
-func Build(tr *engine.Transcript, r *Request) *Transcript {
+// before it, and "I" for "i". Audio events of heard ("(music)") join the words in time
+// order; with r.Diarize every entry carries the speaker of the turn it falls in (speaker_0,
+// speaker_1, … in order of first appearance; a spacing has its preceding word's).
+func Build(tr *engine.Transcript, r *Request, heard Heard) *Transcript {
 	words := tr.Words
 	if plainLowerCase(tr.Text) {
 		words = sentenceCase(words)
@@ -68,16 +81,9 @@ func Build(tr *engine.Transcript, r *Request) *Transcript {
 		Words: []Word{}, AudioDurationSecs: round3(tr.Duration),
 	}
 	timed := r.Granularity != "none"
-	var text strings.Builder
-	for i, w := range words {
-		if i > 0 {
-			sp := Word{Text: " ", Type: "spacing"}
-			if timed {
-				sp.Start, sp.End = ptr(round3(words[i-1].End)), ptr(round3(max(w.Start, words[i-1].End)))
-			}
-			t.Words = append(t.Words, sp)
-			text.WriteByte(' ')
-		}
+	entries := make([]Word, 0, len(words)+len(heard.Events))
+	var spans []listen.Segment // of each entry, for the speakers
+	for _, w := range words {
 		out := Word{Text: w.Text, Type: "word", Logprob: round3(w.Logprob)}
 		if timed {
 			out.Start, out.End = ptr(round3(w.Start)), ptr(round3(w.End))
@@ -85,11 +91,43 @@ func Build(tr *engine.Transcript, r *Request) *Transcript {
 		if r.Granularity == "character" {
 			out.Characters = characters(w)
 		}
+		entries, spans = append(entries, out), append(spans, listen.Segment{Start: w.Start, End: w.End})
+	}
+	if r.TagAudioEvents {
+		for _, e := range heard.Events {
+			i, _ := slices.BinarySearchFunc(spans, e.Start, func(s listen.Segment, at float64) int { return cmp.Compare(s.Start, at) })
+			out := Word{Text: "(" + e.Kind + ")", Type: "audio_event"}
+			if timed {
+				out.Start, out.End = ptr(round3(e.Start)), ptr(round3(e.End))
+			}
+			entries, spans = slices.Insert(entries, i, out), slices.Insert(spans, i, e.Segment)
+		}
+	}
+	speakers := map[int]string{}
+	var text strings.Builder
+	for i, out := range entries {
+		if r.Diarize {
+			sp := listen.SpeakerAt(heard.Turns, spans[i].Start, spans[i].End)
+			id, ok := speakers[sp]
+			if !ok {
+				id = fmt.Sprintf("speaker_%d", len(speakers))
+				speakers[sp] = id
+			}
+			out.SpeakerID = &id
+		}
+		if i > 0 {
+			sp := Word{Text: " ", Type: "spacing", SpeakerID: t.Words[len(t.Words)-1].SpeakerID}
+			if timed {
+				sp.Start, sp.End = ptr(round3(spans[i-1].End)), ptr(round3(max(spans[i].Start, spans[i-1].End)))
+			}
+			t.Words = append(t.Words, sp)
+			text.WriteByte(' ')
+		}
 		t.Words = append(t.Words, out)
-		text.WriteString(w.Text)
+		text.WriteString(out.Text)
 	}
 	t.Text = text.String()
-	if len(words) == 0 {
+	if len(entries) == 0 {
 		t.Text = strings.TrimSpace(tr.Text)
 	}
 	return t

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"timbre/internal/engine"
+	"timbre/internal/listen"
 )
 
 // twoSentences is what pocketsphinx gives for two sentences with a pause between them.
@@ -29,7 +30,7 @@ var twoSentences = &engine.Transcript{
 }
 
 func TestBuildWordsAndSpacing(t *testing.T) {
-	tr := Build(twoSentences, &Request{Granularity: "word"})
+	tr := Build(twoSentences, &Request{Granularity: "word"}, Heard{})
 	if tr.Text != "The birch canoe slid. I think it was smooth." {
 		t.Fatalf("text %q", tr.Text)
 	}
@@ -62,11 +63,11 @@ func TestBuildWordsAndSpacing(t *testing.T) {
 }
 
 func TestBuildGranularity(t *testing.T) {
-	none := Build(twoSentences, &Request{Granularity: "none"})
+	none := Build(twoSentences, &Request{Granularity: "none"}, Heard{})
 	if w := none.Words[0]; w.Start != nil || w.End != nil {
 		t.Fatalf("granularity none kept times: %+v", w)
 	}
-	ch := Build(twoSentences, &Request{Granularity: "character"})
+	ch := Build(twoSentences, &Request{Granularity: "character"}, Heard{})
 	cs := ch.Words[2].Characters // "birch"
 	if len(cs) != 5 || cs[0].Text != "b" || *cs[0].Start != 0.25 || *cs[4].End != 0.6 {
 		t.Fatalf("characters of birch: %+v", cs)
@@ -75,14 +76,14 @@ func TestBuildGranularity(t *testing.T) {
 
 func TestBuildKeepsPunctuatedText(t *testing.T) {
 	tr := Build(&engine.Transcript{Text: "Hello, World", Language: "en", Words: []engine.TranscriptWord{
-		{Text: "Hello,", Start: 0, End: 0.5}, {Text: "World", Start: 2, End: 2.5}}}, &Request{Granularity: "word"})
+		{Text: "Hello,", Start: 0, End: 0.5}, {Text: "World", Start: 2, End: 2.5}}}, &Request{Granularity: "word"}, Heard{})
 	if tr.Text != "Hello, World" {
 		t.Fatalf("a punctuated transcript was re-cased: %q", tr.Text)
 	}
 }
 
 func TestExports(t *testing.T) {
-	tr := Build(twoSentences, &Request{Granularity: "word"})
+	tr := Build(twoSentences, &Request{Granularity: "word"}, Heard{})
 	srt, err := Export(tr, ExportOptions{Format: "srt"})
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func docxText(t *testing.T, b64 string) string {
 }
 
 func TestSegmentsSplitOnLimits(t *testing.T) {
-	tr := Build(twoSentences, &Request{Granularity: "word"})
+	tr := Build(twoSentences, &Request{Granularity: "word"}, Heard{})
 	segs := segments(tr, exportSpec{maxChars: 12})
 	for _, s := range segs {
 		if len(s.Text) > 12 && len(s.Words) > 1 {
@@ -154,5 +155,51 @@ func TestSegmentsSplitOnLimits(t *testing.T) {
 	}
 	if got := wrap("one two three four", 9); strings.Join(got, "|") != "one two|three|four" {
 		t.Fatalf("wrap: %q", got)
+	}
+}
+
+func TestBuildSpeakersAndEvents(t *testing.T) {
+	heard := Heard{
+		Turns: []listen.Turn{
+			{Segment: listen.Segment{Start: 0.5, End: 1.5}, Speaker: 1}, // "the birch canoe slid": the first voice heard
+			{Segment: listen.Segment{Start: 2.2, End: 3.6}, Speaker: 0},
+		},
+		Events: []listen.Event{{Segment: listen.Segment{Start: 3.7, End: 4.2}, Kind: listen.Music}},
+	}
+	tr := Build(twoSentences, &Request{Granularity: "word", Diarize: true, TagAudioEvents: true}, heard)
+	if tr.Text != "The birch canoe slid. I think it was smooth. (music)" {
+		t.Fatalf("text %q", tr.Text)
+	}
+	var words []Word
+	for _, w := range tr.Words {
+		if w.SpeakerID == nil {
+			t.Fatalf("entry %+v has no speaker", w)
+		}
+		if w.Type != "spacing" {
+			words = append(words, w)
+		}
+	}
+	for i, w := range words[:9] {
+		want := "speaker_0"
+		if i >= 4 {
+			want = "speaker_1"
+		}
+		if *w.SpeakerID != want {
+			t.Fatalf("word %d %q: %s, want %s", i, w.Text, *w.SpeakerID, want)
+		}
+	}
+	if sp := tr.Words[7]; sp.Type != "spacing" || *sp.SpeakerID != "speaker_0" { // after "slid."
+		t.Fatalf("spacing %+v", sp)
+	}
+	ev := words[9]
+	if ev.Type != "audio_event" || ev.Text != "(music)" || *ev.Start != 3.7 || *ev.End != 4.2 {
+		t.Fatalf("event %+v", ev)
+	}
+
+	plain := Build(twoSentences, &Request{Granularity: "word"}, heard)
+	for _, w := range plain.Words {
+		if w.SpeakerID != nil || w.Type == "audio_event" {
+			t.Fatalf("without diarize and tag_audio_events: %+v", w)
+		}
 	}
 }
