@@ -216,6 +216,8 @@ func TestSpeechToTextBadInput(t *testing.T) {
 		{"unsupported language", mp3, map[string]any{"model_id": "scribe_v1", "language_code": "xx"}, "language_code"},
 		{"bad granularity", mp3, map[string]any{"model_id": "scribe_v1", "timestamps_granularity": "syllable"}, "timestamps_granularity"},
 		{"too many speakers", mp3, map[string]any{"model_id": "scribe_v1", "num_speakers": "33"}, "num_speakers"},
+		{"multichannel (not built)", mp3, map[string]any{"model_id": "scribe_v1", "use_multi_channel": "true"}, "use_multi_channel"},
+		{"entities (not built)", mp3, map[string]any{"model_id": "scribe_v1", "entity_detection": "all"}, "entity_detection"},
 		{"threshold without diarize", mp3, map[string]any{"model_id": "scribe_v1", "diarization_threshold": "0.3"}, "diarization_threshold"},
 		{"threshold with num_speakers", mp3, map[string]any{"model_id": "scribe_v1", "diarize": "true", "num_speakers": "2", "diarization_threshold": "0.3"}, "diarization_threshold"},
 		{"bad export", mp3, map[string]any{"model_id": "scribe_v1", "additional_formats": `[{"format":"mp4"}]`}, "additional_formats"},
