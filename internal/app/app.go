@@ -24,6 +24,7 @@ import (
 	"timbre/internal/engine"
 	"timbre/internal/history"
 	"timbre/internal/httpx"
+	"timbre/internal/isolate"
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
 	"timbre/internal/metering"
@@ -69,6 +70,8 @@ type App struct {
 	Speech      *tts.Service
 	// Transcriber is speech to text.
 	Transcriber *stt.Service
+	// Isolator is the voice isolator (RNNoise).
+	Isolator *isolate.Service
 	Voices      *voice.Service
 	Webhooks    *webhook.Service
 	Server      *server.Server
@@ -156,6 +159,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }}
 
 	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers, Blob: a.Blob, Webhooks: a.Webhooks}
+	rnnoise := engine.NewRNNoise()
+	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
+	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
@@ -173,6 +179,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&metering.Handlers{DB: a.DB},
 		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate},
 		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
+		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
