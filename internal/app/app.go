@@ -72,13 +72,13 @@ type App struct {
 	Transcriber *stt.Service
 	// Isolator is the voice isolator (RNNoise).
 	Isolator *isolate.Service
-	Voices      *voice.Service
-	Webhooks    *webhook.Service
-	Server      *server.Server
-	Registry    *prometheus.Registry
-	Log         *slog.Logger
-	jobs        *jobs.Client
-	closers     []func()
+	Voices   *voice.Service
+	Webhooks *webhook.Service
+	Server   *server.Server
+	Registry *prometheus.Registry
+	Log      *slog.Logger
+	jobs     *jobs.Client
+	closers  []func()
 }
 
 // Open connects storage and migrates it: enough for the admin commands.
