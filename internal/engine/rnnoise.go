@@ -48,7 +48,9 @@ func NewRNNoise() *RNNoise { return &RNNoise{} }
 func (r *RNNoise) init(ctx context.Context) error {
 	r.once.Do(func() {
 		ctx := context.WithoutCancel(ctx)
-		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(true))
+		// The compiler (not the interpreter); cancellation is checked between frames rather than
+		// inside the module (WithCloseOnContextDone instruments every loop).
+		rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 		// The two imports of Emscripten's runtime the module uses: a large memcpy and heap growth.
 		_, err := rt.NewHostModuleBuilder("a").
 			NewFunctionBuilder().WithFunc(func(_ context.Context, m api.Module, dst, src, n uint32) {
