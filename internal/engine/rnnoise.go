@@ -16,7 +16,9 @@ import (
 // Isolator removes background noise from speech, keeping the speech and the duration.
 // Implementations must be safe for concurrent use.
 type Isolator interface {
-	Isolate(ctx context.Context, pcm PCM) (PCM, error)
+	// IsolateStream denoises pcm and hands the result to emit in consecutive pieces, as it is
+	// made: exactly len(pcm.Samples) samples at pcm.SampleRate in all. An error from emit stops it.
+	IsolateStream(ctx context.Context, pcm PCM, emit func([]int16) error) error
 }
 
 // rnnoiseWasm is RNNoise 0.2 (Xiph.Org / Jean-Marc Valin, BSD-3-Clause) with its trained
@@ -93,102 +95,166 @@ func (r *RNNoise) Close(ctx context.Context) error {
 	return r.runtime.Close(ctx)
 }
 
-// Isolate denoises pcm: resampled to 48 kHz, run frame by frame through RNNoise, resampled back.
-// The result has pcm's rate and exactly its length (RNNoise's one-frame delay is taken out).
+// Isolate denoises pcm whole (see IsolateStream).
 func (r *RNNoise) Isolate(ctx context.Context, pcm PCM) (PCM, error) {
-	if err := r.init(ctx); err != nil {
-		return PCM{}, err
-	}
-	if pcm.SampleRate <= 0 {
-		return PCM{}, errors.New("rnnoise: no sample rate")
-	}
-	if len(pcm.Samples) == 0 {
-		return PCM{SampleRate: pcm.SampleRate}, nil
-	}
-	in := pcm.Samples
-	if pcm.SampleRate != rnnoiseRate {
-		in = audio.Resample(in, pcm.SampleRate, rnnoiseRate)
-	}
-	out, err := r.run(ctx, in)
+	out := PCM{Samples: make([]int16, 0, len(pcm.Samples)), SampleRate: pcm.SampleRate}
+	err := r.IsolateStream(ctx, pcm, func(s []int16) error {
+		out.Samples = append(out.Samples, s...)
+		return nil
+	})
 	if err != nil {
 		return PCM{}, err
 	}
-	if pcm.SampleRate != rnnoiseRate {
-		out = audio.Resample(out, rnnoiseRate, pcm.SampleRate)
-	}
-	// Resampling may round the length by a sample or two: make it exact.
-	n := len(pcm.Samples)
-	if len(out) > n {
-		out = out[:n]
-	}
-	for len(out) < n {
-		out = append(out, 0)
-	}
-	return PCM{Samples: out, SampleRate: pcm.SampleRate}, nil
+	return out, nil
 }
 
-// run denoises 48 kHz samples in a fresh module instance.
-func (r *RNNoise) run(ctx context.Context, in []int16) ([]int16, error) {
+// streamBlock is how much input IsolateStream takes at a time (half a second at 48 kHz):
+// small enough for a prompt first byte, large enough to keep the per-block costs low.
+const streamBlock = 50 * rnnoiseFrame
+
+// IsolateStream resamples pcm to 48 kHz, runs it frame by frame through RNNoise and resamples
+// it back, block by block. RNNoise's one-frame delay is taken out and the length kept exact.
+func (r *RNNoise) IsolateStream(ctx context.Context, pcm PCM, emit func([]int16) error) error {
+	if err := r.init(ctx); err != nil {
+		return err
+	}
+	if pcm.SampleRate <= 0 {
+		return errors.New("rnnoise: no sample rate")
+	}
+	n := len(pcm.Samples)
+	if n == 0 {
+		return nil
+	}
+	inst, err := r.instance(ctx)
+	if err != nil {
+		return err
+	}
+	defer inst.close(ctx)
+	var up, down *audio.Resampler
+	if pcm.SampleRate != rnnoiseRate {
+		up, down = audio.NewResampler(pcm.SampleRate, rnnoiseRate), audio.NewResampler(rnnoiseRate, pcm.SampleRate)
+	}
+	var pending, denoised, back []int16
+	skip, sent := rnnoiseFrame, 0
+	// step denoises the whole frames of pending (all of it, padded, when final) and emits what
+	// they give back at the caller's rate.
+	step := func(in48 []int16, final bool) error {
+		pending = append(pending, in48...)
+		if final { // pad to whole frames, then one frame more to push out the delayed samples
+			pending = append(pending, make([]int16, (rnnoiseFrame-len(pending)%rnnoiseFrame)%rnnoiseFrame+rnnoiseFrame)...)
+		}
+		k := len(pending) / rnnoiseFrame * rnnoiseFrame
+		denoised, err = inst.process(ctx, denoised[:0], pending[:k])
+		if err != nil {
+			return err
+		}
+		pending = append(pending[:0], pending[k:]...)
+		out := denoised
+		if d := min(skip, len(out)); d > 0 {
+			out, skip = out[d:], skip-d
+		}
+		if down != nil {
+			back = down.Process(back[:0], out)
+			if final {
+				back = down.Flush(back)
+			}
+			out = back
+		}
+		out = out[:min(len(out), n-sent)]
+		if final {
+			for sent+len(out) < n {
+				out = append(out, 0)
+			}
+		}
+		sent += len(out)
+		if len(out) == 0 {
+			return nil
+		}
+		return emit(out)
+	}
+	block := streamBlock * pcm.SampleRate / rnnoiseRate
+	var in48 []int16
+	for start := 0; start < n; start += block {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		in48 = pcm.Samples[start:min(n, start+block)]
+		if up != nil {
+			in48 = up.Process(nil, in48)
+		}
+		if err := step(in48, false); err != nil {
+			return err
+		}
+	}
+	var tail []int16
+	if up != nil {
+		tail = up.Flush(nil)
+	}
+	return step(tail, true)
+}
+
+// rnnoiseInstance is one running module with its RNNoise state and frame buffers.
+type rnnoiseInstance struct {
+	mod           api.Module
+	mem           api.Memory
+	fn            api.Function
+	state         uint64
+	inPtr, outPtr uint32
+	frame         []float32
+}
+
+// instance starts a module instance of the compiled RNNoise.
+func (r *RNNoise) instance(ctx context.Context) (*rnnoiseInstance, error) {
 	mod, err := r.runtime.InstantiateModule(ctx, r.compiled, wazero.NewModuleConfig().WithName(""))
 	if err != nil {
 		return nil, fmt.Errorf("rnnoise: instantiate: %w", err)
 	}
-	defer mod.Close(context.WithoutCancel(ctx))
 	call := func(name string, args ...uint64) (uint64, error) {
 		res, err := mod.ExportedFunction(name).Call(ctx, args...)
-		if err != nil {
+		if err != nil || len(res) == 0 {
 			return 0, err
-		}
-		if len(res) == 0 {
-			return 0, nil
 		}
 		return res[0], nil
 	}
 	// Exports, as Emscripten minified them: d ctors, e malloc, h rnnoise_create(model),
-	// i rnnoise_destroy, j rnnoise_process_frame(state, out, in).
+	// j rnnoise_process_frame(state, out, in); c is the memory.
+	fail := func(what string, err error) (*rnnoiseInstance, error) {
+		_ = mod.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("rnnoise: %s: %v", what, err)
+	}
 	if _, err := call("d"); err != nil {
-		return nil, fmt.Errorf("rnnoise: init: %w", err)
+		return fail("init", err)
 	}
 	state, err := call("h", 0)
 	if err != nil || state == 0 {
-		return nil, fmt.Errorf("rnnoise: create: %v", err)
+		return fail("create", err)
 	}
 	buf, err := call("e", 2*rnnoiseFrame*4)
 	if err != nil || buf == 0 {
-		return nil, fmt.Errorf("rnnoise: malloc: %v", err)
+		return fail("malloc", err)
 	}
-	inPtr, outPtr := uint32(buf), uint32(buf)+rnnoiseFrame*4
-	mem := mod.ExportedMemory("c")
-	process := mod.ExportedFunction("j")
+	return &rnnoiseInstance{mod: mod, mem: mod.ExportedMemory("c"), fn: mod.ExportedFunction("j"), state: state,
+		inPtr: uint32(buf), outPtr: uint32(buf) + rnnoiseFrame*4}, nil
+}
 
-	// One extra frame in so that the delayed last samples come out.
-	total := len(in) + rnnoiseFrame
-	out := make([]int16, 0, total+rnnoiseFrame)
-	frame := make([]float32, rnnoiseFrame)
-	args := []uint64{state, uint64(outPtr), uint64(inPtr)}
-	for start := 0; start < total; start += rnnoiseFrame {
-		if start%(100*rnnoiseFrame) == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+func (in *rnnoiseInstance) close(ctx context.Context) { _ = in.mod.Close(context.WithoutCancel(ctx)) }
+
+// process denoises whole frames of 48 kHz samples, appending the output to dst.
+func (in *rnnoiseInstance) process(ctx context.Context, dst, samples []int16) ([]int16, error) {
+	args := []uint64{in.state, uint64(in.outPtr), uint64(in.inPtr)}
+	for start := 0; start+rnnoiseFrame <= len(samples); start += rnnoiseFrame {
+		for i, s := range samples[start : start+rnnoiseFrame] {
+			in.mem.WriteFloat32Le(in.inPtr+uint32(4*i), float32(s))
 		}
-		for i := range frame {
-			frame[i] = 0
-			if k := start + i; k < len(in) {
-				frame[i] = float32(in[k])
-			}
-		}
-		for i, f := range frame {
-			mem.WriteFloat32Le(inPtr+uint32(4*i), f)
-		}
-		if _, err := process.Call(ctx, args...); err != nil {
+		if _, err := in.fn.Call(ctx, args...); err != nil {
 			return nil, fmt.Errorf("rnnoise: process: %w", err)
 		}
 		for i := range rnnoiseFrame {
-			f, _ := mem.ReadFloat32Le(outPtr + uint32(4*i))
-			out = append(out, clampInt16(f))
+			f, _ := in.mem.ReadFloat32Le(in.outPtr + uint32(4*i))
+			dst = append(dst, clampInt16(f))
 		}
 	}
-	// RNNoise delays its output by one frame.
-	return out[rnnoiseFrame : rnnoiseFrame+len(in)], nil
+	return dst, nil
 }
 
 func clampInt16(f float32) int16 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -194,6 +195,25 @@ func TestRNNoiseKeepsLengthAndRate(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Streamed: pieces as it goes, the same samples as the whole.
+	tone := PCM{Samples: make([]int16, 3*16000), SampleRate: 16000}
+	for i := range tone.Samples {
+		tone.Samples[i] = int16(3000 * math.Sin(float64(i)*0.2))
+	}
+	whole, err := iso.Isolate(context.Background(), tone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pieces int
+	var streamed []int16
+	err = iso.IsolateStream(context.Background(), tone, func(s []int16) error {
+		pieces++
+		streamed = append(streamed, s...)
+		return nil
+	})
+	if err != nil || pieces < 4 || !slices.Equal(streamed, whole.Samples) {
+		t.Fatalf("stream: %d pieces, %d samples (whole %d), %v", pieces, len(streamed), len(whole.Samples), err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -35,41 +35,57 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("DELETE /v1/audio-isolation/history/{history_item_id}", h.delete, httpx.Perm("audio_isolation"), feature)
 }
 
-// streamChunk is how much audio the stream route writes between flushes.
-const streamChunk = 16 << 10
-
 func (h *Handlers) isolate(stream bool) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		req, err := h.parse(r, stream)
 		if err != nil {
 			return err
 		}
-		res, err := h.Svc.Isolate(r.Context(), access.CallerFrom(r.Context()), req)
+		c := access.CallerFrom(r.Context())
+		if !stream {
+			j, data, err := h.Svc.Isolate(r.Context(), c, req)
+			if err != nil {
+				return err
+			}
+			setHeaders(w, j)
+			w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+			_, _ = w.Write(data)
+			return nil
+		}
+		// The stream sends each piece of mp3 as it is made (chunked, flushed by the encoder).
+		j, err := h.Svc.Begin(r.Context(), c, req)
 		if err != nil {
 			return err
 		}
-		w.Header().Set("Content-Type", res.ContentType)
-		w.Header().Set("history-item-id", res.ID)
-		w.Header().Set("character-cost", strconv.FormatInt(res.Credits, 10))
-		if !stream {
-			w.Header().Set("Content-Length", strconv.Itoa(len(res.Audio)))
-			_, _ = w.Write(res.Audio)
-			return nil
+		setHeaders(w, j)
+		rw := &responseStart{w: w}
+		if err := j.Run(r.Context(), rw); err != nil && !rw.started {
+			return err
 		}
-		// Chunked transfer: the audio goes out in pieces, each flushed.
-		f, _ := w.(http.Flusher)
-		for b := res.Audio; len(b) > 0; {
-			n := min(streamChunk, len(b))
-			if _, err := w.Write(b[:n]); err != nil {
-				return nil // the client left; it was charged for finished work
-			}
-			if f != nil {
-				f.Flush()
-			}
-			b = b[n:]
-		}
-		return nil
+		return nil // once audio went out, a failure can only end the stream early
 	}
+}
+
+func setHeaders(w http.ResponseWriter, j *Job) {
+	w.Header().Set("Content-Type", j.ContentType)
+	w.Header().Set("history-item-id", j.ID)
+	w.Header().Set("character-cost", strconv.FormatInt(j.Credits, 10))
+}
+
+// responseStart is the response as the encoder's writer: it remembers whether any audio went
+// out (after which an error can no longer be answered as JSON) and flushes every write.
+type responseStart struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (r *responseStart) Write(p []byte) (int, error) {
+	r.started = true
+	n, err := r.w.Write(p)
+	if f, ok := r.w.(http.Flusher); ok {
+		f.Flush()
+	}
+	return n, err
 }
 
 func (h *Handlers) history(w http.ResponseWriter, r *http.Request) error {

@@ -5,9 +5,11 @@
 package isolate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"time"
@@ -70,13 +72,18 @@ type Request struct {
 	PreviewB64 string
 }
 
-// Result is a finished isolation: the encoded audio and what it cost.
-type Result struct {
+// Job is a charged isolation, ready to run (see Begin).
+type Job struct {
 	ID          string
-	Audio       []byte
 	ContentType string
 	Seconds     float64
 	Credits     int64
+
+	svc   *Service
+	pcm   engine.PCM
+	units int64
+	res   *metering.Reservation
+	row   *store.Isolation
 }
 
 // errAudio is the 422 for an unusable upload, naming the audio field.
@@ -86,10 +93,9 @@ func errAudio(msg string) error {
 	return v.Err()
 }
 
-// Isolate decodes r's audio, charges its seconds, removes the noise and keeps the result in the
-// member's history. Undecodable, too short or too long audio is a 422 that charges and stores
-// nothing; an engine failure refunds the charge.
-func (s *Service) Isolate(ctx context.Context, c *access.Caller, r *Request) (*Result, error) {
+// Begin decodes r's audio and reserves its charge. Undecodable, too short or too long audio is
+// a 422 that charges and stores nothing. The caller must Run the job (which settles the charge).
+func (s *Service) Begin(ctx context.Context, c *access.Caller, r *Request) (*Job, error) {
 	pcm, err := decode(ctx, r)
 	if err != nil {
 		return nil, err
@@ -98,56 +104,83 @@ func (s *Service) Isolate(ctx context.Context, c *access.Caller, r *Request) (*R
 	if err != nil {
 		return nil, err
 	}
-	seconds := pcm.Seconds()
-	units, cost := int64(math.Ceil(seconds)), plan.IsolationCredits(seconds)
-	var res *metering.Reservation
+	f, err := audio.ParseFormat(OutputFormat)
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{ID: store.NewID(), ContentType: f.ContentType(), Seconds: pcm.Seconds(), svc: s, pcm: pcm}
+	j.units, j.Credits = int64(math.Ceil(j.Seconds)), plan.IsolationCredits(j.Seconds)
+	j.row = &store.Isolation{
+		ID: j.ID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Title: title(r.FileName),
+		Format: OutputFormat, DurationSecs: j.Seconds, PreviewB64: r.PreviewB64, CreatedAt: s.now().Unix(),
+		BlobKey: "isolation/" + c.WorkspaceID + "/" + j.ID + ".mp3",
+	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		res, err = metering.Reserve(ctx, tx, metering.Charge{
+		j.res, err = metering.Reserve(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID,
-			Product: metering.Isolation, Kind: metering.Seconds, Units: units, Credits: cost, Allowance: plan.Get(ws.Tier).CharacterLimit,
+			Product: metering.Isolation, Kind: metering.Seconds, Units: j.units, Credits: j.Credits, Allowance: plan.Get(ws.Tier).CharacterLimit,
 		}, s.now())
 		return metering.QuotaAPIError(err)
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{ID: store.NewID(), Seconds: seconds, Credits: cost}
-	row := &store.Isolation{
-		ID: out.ID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Title: title(r.FileName),
-		Format: OutputFormat, DurationSecs: seconds, PreviewB64: r.PreviewB64, CreatedAt: s.now().Unix(),
-		BlobKey: "isolation/" + c.WorkspaceID + "/" + out.ID + ".mp3",
-	}
-	out.Audio, out.ContentType, err = s.run(ctx, res, pcm)
-	if err == nil {
-		err = s.Blob.Put(ctx, row.BlobKey, out.Audio, out.ContentType)
-	}
-	if err != nil {
-		s.refund(res)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, errs.Errorf(errs.Upstream, "isolation_failed", "The voice isolator failed: %v", err)
-	}
-	// The work is done: a client that left still pays for it, and it is in the history.
-	ctx = context.WithoutCancel(ctx)
-	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		if _, err := metering.Commit(ctx, tx, res, units, cost, s.now()); err != nil {
-			return err
-		}
-		return tx.InsertIsolation(ctx, row)
-	})
-	if err != nil {
-		_ = s.Blob.Delete(ctx, row.BlobKey)
-		s.refund(res)
-		return nil, err
-	}
-	return out, nil
+	return j, nil
 }
 
-// run isolates and encodes, keeping the reservation alive meanwhile (an hour of audio takes
-// minutes) so that it is not settled as stale.
-func (s *Service) run(ctx context.Context, res *metering.Reservation, pcm engine.PCM) ([]byte, string, error) {
+// Run removes the noise, writing the encoded audio to w as it is made (w may be nil), keeps it
+// in the blob store and the member's history, and commits the charge in the transaction that
+// adds the row. Any failure (the client leaving included) refunds the charge and keeps nothing.
+func (j *Job) Run(ctx context.Context, w io.Writer) error {
+	s := j.svc
+	var kept bytes.Buffer
+	dst := io.Writer(&kept)
+	if w != nil {
+		dst = io.MultiWriter(&kept, w)
+	}
+	err := s.run(ctx, j, dst)
+	if err == nil {
+		err = s.Blob.Put(ctx, j.row.BlobKey, kept.Bytes(), j.ContentType)
+	}
+	if err != nil {
+		s.refund(j.res)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errs.Errorf(errs.Upstream, "isolation_failed", "The voice isolator failed: %v", err)
+	}
+	// The work is done and delivered: from here on it is paid for and in the history.
+	ctx = context.WithoutCancel(ctx)
+	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := metering.Commit(ctx, tx, j.res, j.units, j.Credits, s.now()); err != nil {
+			return err
+		}
+		return tx.InsertIsolation(ctx, j.row)
+	})
+	if err != nil {
+		_ = s.Blob.Delete(ctx, j.row.BlobKey)
+		s.refund(j.res)
+	}
+	return err
+}
+
+// Isolate is Begin and Run with the whole audio returned.
+func (s *Service) Isolate(ctx context.Context, c *access.Caller, r *Request) (*Job, []byte, error) {
+	j, err := s.Begin(ctx, c, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out bytes.Buffer
+	if err := j.Run(ctx, &out); err != nil {
+		return nil, nil, err
+	}
+	return j, out.Bytes(), nil
+}
+
+// run isolates and encodes into w piece by piece, keeping the reservation alive meanwhile (an
+// hour of audio takes minutes) so that it is not settled as stale.
+func (s *Service) run(ctx context.Context, j *Job, w io.Writer) error {
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
@@ -158,23 +191,23 @@ func (s *Service) run(ctx context.Context, res *metering.Reservation, pcm engine
 			case <-done:
 				return
 			case <-tick.C:
-				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), res.WorkspaceID, res.ID, 0, 0, s.now())
+				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), j.res.WorkspaceID, j.res.ID, 0, 0, s.now())
 			}
 		}
 	}()
-	clean, err := s.Isolator.Isolate(ctx, pcm)
-	if err != nil {
-		return nil, "", err
-	}
 	f, err := audio.ParseFormat(OutputFormat)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	data, err := audio.Encode(ctx, clean.Samples, clean.SampleRate, f)
+	enc, err := audio.NewStreamEncoder(ctx, j.pcm.SampleRate, f, w)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
-	return data, f.ContentType(), nil
+	if err := s.Isolator.IsolateStream(ctx, j.pcm, enc.Write); err != nil {
+		_ = enc.Close()
+		return err
+	}
+	return enc.Close()
 }
 
 // heartbeatEvery is how often a running isolation touches its ledger entry (see
