@@ -25,6 +25,7 @@ import (
 	"timbre/internal/engine"
 	"timbre/internal/history"
 	"timbre/internal/httpx"
+	"timbre/internal/isolate"
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
 	"timbre/internal/metering"
@@ -73,13 +74,15 @@ type App struct {
 	Transcriber *stt.Service
 	// Classifier finds this server's watermark in audio (POST /v1/speech-classifier).
 	Classifier *classifier.Service
-	Voices     *voice.Service
-	Webhooks   *webhook.Service
-	Server     *server.Server
-	Registry   *prometheus.Registry
-	Log        *slog.Logger
-	jobs       *jobs.Client
-	closers    []func()
+	// Isolator is the voice isolator (RNNoise).
+	Isolator *isolate.Service
+	Voices   *voice.Service
+	Webhooks *webhook.Service
+	Server   *server.Server
+	Registry *prometheus.Registry
+	Log      *slog.Logger
+	jobs     *jobs.Client
+	closers  []func()
 }
 
 // Open connects storage and migrates it: enough for the admin commands.
@@ -167,6 +170,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Classifier = &classifier.Service{Watermark: wm}
 
 	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers, Blob: a.Blob, Webhooks: a.Webhooks}
+	rnnoise := engine.NewRNNoise()
+	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
+	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
@@ -185,6 +191,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate, TermsURL: cfg.TermsURL, PrivacyURL: cfg.PrivacyURL},
 		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
 		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
+		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {

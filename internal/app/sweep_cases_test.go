@@ -53,6 +53,10 @@ func betaSA(a *alphaFx) map[string]string {
 	return map[string]string{"service_account_user_id": a.betaSAID}
 }
 
+func alphaIsolation(a *alphaFx) map[string]string {
+	return map[string]string{"history_item_id": a.isolationID}
+}
+
 func betaVoice(a *alphaFx) map[string]string { return map[string]string{"resource_id": a.betaVoiceID} }
 
 // tenantCases is the sweep table, one entry per registered route.
@@ -127,6 +131,9 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/speech-to-text":                          {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio/transcriptions":                    {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/speech-classifier":                       {own: "looks for the server's watermark in the audio the caller sends; reads no workspace data and stores nothing"},
+		"POST /v1/audio-isolation":                         {own: "isolates the audio the caller sends, charged to the caller's workspace"},
+		"POST /v1/audio-isolation/stream":                  {own: "isolates the audio the caller sends, charged to the caller's workspace"},
+		"GET /v1/audio-isolation/history":                  {own: "the caller's own isolations (A's must not be among them)", query: q("search", "alpha podcast")},
 		"POST /v1/single-use-token/{token_type}":           {own: "a token acting for the caller's own key or session"},
 		"GET /v1/user/api-keys":                            {own: "the caller's workspace's keys"},
 		"POST /v1/user/create-api-key":                     {own: "makes a key for the caller", body: body(map[string]any{"name": "beta key"})},
@@ -182,6 +189,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-speech/{voice_id}/stream":                     {body: body(map[string]any{"text": "Beta speaks."})},
 		"POST /v1/text-to-speech/{voice_id}/with-timestamps":            {body: body(map[string]any{"text": "Beta speaks."})},
 		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps":     {body: body(map[string]any{"text": "Beta speaks."})},
+		"GET /v1/audio-isolation/history/{history_item_id}/audio":       {pathFn: alphaIsolation},
+		"DELETE /v1/audio-isolation/history/{history_item_id}":          {pathFn: alphaIsolation},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
 			return map[string]any{"model": "tts-1", "input": "Beta speaks.", "voice": a.voiceID}
 		}},

@@ -37,6 +37,7 @@ type alphaFx struct {
 	editorSession, editorCSRF string
 	historyID, voiceID        string
 	transcriptID              string
+	isolationID               string
 	groupID, groupName        string
 	inviteEmail, inviteCode   string
 	webhookID, webhookName    string
@@ -98,7 +99,7 @@ func (a *alphaFx) pathValues() map[string]string {
 func (a *alphaFx) markers() []string {
 	m := []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.groupName,
 		a.inviteEmail, a.webhookID, a.webhookName, a.providerID, a.providerName, a.domain, a.saID, a.saName, a.saKeyID,
-		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID}
+		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID}
 	return append(m, a.keyPreviews...)
 }
 
@@ -106,7 +107,7 @@ func (a *alphaFx) markers() []string {
 // across workspaces).
 func (a *alphaFx) rowMarkers() []string {
 	return []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.inviteEmail,
-		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID}
+		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID}
 }
 
 // call sends one request of a sweep.
@@ -220,6 +221,11 @@ func setupAlpha(e *env) *alphaFx {
 		result, error, webhook_metadata, created_at_unix, completed_at_unix, preview) VALUES (?, ?, ?, '', 'scribe_v1', 'eng', 'alpha.mp3', 'completed', 1.5,
 		?, '', '', 1700000000, 1700000001, 'Alpha''s secret words.')`, a.transcriptID, a.ws, a.admin.ID,
 		`{"language_code":"eng","language_probability":1,"text":"Alpha's secret words.","words":[],"transcription_id":"`+a.transcriptID+`","audio_duration_secs":1.5}`)
+	// And an isolation of A's (its audio is not needed: B must not reach the row at all).
+	a.isolationID = "alphaIsolationK3" + store.RandomString(6)
+	rawExec(t, db, `INSERT INTO audio_isolations (id, workspace_id, user_id, api_key_id, title, format, duration_secs, blob_key,
+		preview_b64, created_at_unix) VALUES (?, ?, ?, '', 'alpha podcast', 'mp3_44100_128', 2.5, ?, '', 1700000000)`,
+		a.isolationID, a.ws, a.admin.ID, "isolation/"+a.ws+"/"+a.isolationID+".mp3")
 	link := mustOK(t, e.do("GET", "/v1/history/"+a.historyID+"/share-link", key, nil))
 	su, _ := link["share_link"].(string)
 	a.shareToken = su[strings.LastIndex(su, "/")+1:]

@@ -222,3 +222,18 @@ func gcd(a, b int) int {
 	}
 	return a
 }
+
+// Resampler is the incremental form of Resample, for audio that arrives in pieces: the
+// concatenated output of Process calls and the final Flush equals Resample of the whole input.
+type Resampler struct{ r *resampler }
+
+// NewResampler converts from inRate to outRate.
+func NewResampler(inRate, outRate int) *Resampler {
+	return &Resampler{r: newResampler(inRate, outRate)}
+}
+
+// Process consumes in and appends to dst every output sample that can be computed so far.
+func (r *Resampler) Process(dst, in []int16) []int16 { return r.r.process(dst, in) }
+
+// Flush appends the rest of the output (input past the end is silence).
+func (r *Resampler) Flush(dst []int16) []int16 { return r.r.flush(dst) }

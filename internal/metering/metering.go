@@ -27,6 +27,7 @@ const (
 	Agents      Product = "agents"
 	Dubbing     Product = "dubbing"
 	VoiceDesign Product = "voice_design"
+	Isolation   Product = "isolation" // the voice isolator, in seconds of audio
 	Grant       Product = "grant" // credits bought or granted (Stripe)
 )
 

@@ -70,6 +70,16 @@ func STTCredits(t Tier, seconds float64) int64 {
 	return max(1, int64(math.Ceil(seconds*float64(credits)/(hours*3600))))
 }
 
+// IsolationCreditsPerMinute is what the voice isolator costs: ElevenLabs charges 1,000 credits per
+// minute of audio, on every plan.
+const IsolationCreditsPerMinute = 1000
+
+// IsolationCredits is what seconds of audio cost to isolate: IsolationCreditsPerMinute pro-rated
+// per second (rounded up), at least 1 credit.
+func IsolationCredits(seconds float64) int64 {
+	return max(1, int64(math.Ceil(math.Ceil(seconds)*IsolationCreditsPerMinute/60)))
+}
+
 // MaxVoiceAddEdits is the spec's derived limit: round(1.5 × voice_limit + 50).
 func MaxVoiceAddEdits(t Tier) int { return int(1.5*float64(t.VoiceLimit) + 50 + 0.5) }
 

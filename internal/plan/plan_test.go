@@ -35,3 +35,12 @@ func TestTiersMatchSpec(t *testing.T) {
 		t.Errorf("max voice add/edits for free = %d, want round(1.5*3+50)=55", MaxVoiceAddEdits(Get("free")))
 	}
 }
+
+// TestIsolationCredits pins the voice isolator's price: 1,000 credits a minute, per started second.
+func TestIsolationCredits(t *testing.T) {
+	for secs, want := range map[float64]int64{60: 1000, 3600: 60000, 0.1: 17, 1: 17, 61.2: 1034, 30: 500} {
+		if got := IsolationCredits(secs); got != want {
+			t.Errorf("IsolationCredits(%v) = %d, want %d", secs, got, want)
+		}
+	}
+}

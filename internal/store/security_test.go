@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -240,9 +241,14 @@ func TestActionCodePayloadsAndDeletion(t *testing.T) {
 
 		// Deletion of a sole member removes the workspace and reports its blobs.
 		ids := testdb.SeedHistory(t, db, w.ID, u.ID, 2, 1, t0)
+		must(t, "InsertIsolation", db.InTx(ctx, func(tx *store.Tx) error {
+			return tx.InsertIsolation(ctx, &store.Isolation{ID: "iso-del", WorkspaceID: w.ID, UserID: u.ID, Format: "mp3_44100_128",
+				DurationSecs: 1, BlobKey: "isolation/" + w.ID + "/iso-del.mp3", CreatedAt: 1})
+		}))
 		del, err := db.DeleteAccount(ctx, u.ID)
 		must(t, "DeleteAccount", err)
-		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids) {
+		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+1 ||
+			!slices.Contains(del.BlobKeys, "isolation/"+w.ID+"/iso-del.mp3") {
 			t.Errorf("deleted = %+v", del)
 		}
 		if _, err := db.Workspace(ctx, w.ID, t0); !errors.Is(err, store.ErrNotFound) {

@@ -1222,6 +1222,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audio-isolation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audio Isolation
+         * @description Removes background noise from audio
+         */
+        post: operations["audio_isolation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio-isolation/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audio Isolation Stream
+         * @description Removes background noise from audio and streams the result
+         */
+        post: operations["audio_isolation_stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio-isolation/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Audio Isolation History
+         * @description Returns a list of all your audio isolation generations.
+         */
+        get: operations["get_audio_isolation_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio-isolation/history/{history_item_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get isolated audio
+         * @description The isolated audio of one of the caller's voice isolations (workspace admins reach any of the workspace's), as returned when it was made: MP3, 44.1 kHz, 128 kbit/s. This is the `download_url` of `GET /v1/audio-isolation/history`'s items; it takes the same authentication as the other routes.
+         */
+        get: operations["timbre_audio_isolation_history_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audio-isolation/history/{history_item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Audio Isolation History Item
+         * @description Deletes a specific audio isolation history item and the associated media files.
+         */
+        delete: operations["delete_audio_isolation_history_item"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage/character-stats": {
         parameters: {
             query?: never;
@@ -2941,6 +3041,33 @@ export interface components {
         };
         /** AdditionalFormats */
         AdditionalFormats: components["schemas"]["ExportOptions"][];
+        /** AudioIsolationHistoryItemResponseModel */
+        AudioIsolationHistoryItemResponseModel: {
+            /** Id */
+            id: string;
+            /** Title */
+            title: string | null;
+            /** Created At Unix */
+            created_at_unix: number;
+            /** Format */
+            format: string;
+            /** Duration Seconds */
+            duration_seconds: number | null;
+            /** Download Url */
+            download_url: string | null;
+            /** Icon Url */
+            icon_url: string | null;
+            /** Source Video Url */
+            source_video_url: string | null;
+            /** Supports Video */
+            supports_video: boolean;
+            /** Processing */
+            processing: boolean;
+            /** Video Processing Failed */
+            video_processing_failed: boolean;
+            /** Preview B64 */
+            preview_b64: string | null;
+        };
         /**
          * AudioWithTimestampsResponseModel
          * @example {
@@ -3024,6 +3151,45 @@ export interface components {
              * @description The email of the target workspace member.
              */
             email: string;
+        };
+        /** Body_Audio_Isolation_Stream_v1_audio_isolation_stream_post */
+        Body_Audio_Isolation_Stream_v1_audio_isolation_stream_post: {
+            /**
+             * Audio
+             * Format: binary
+             * @description The audio file from which vocals/speech will be isolated from.
+             */
+            audio: string;
+            /**
+             * File Format
+             * @description The format of input audio. Options are 'pcm_s16le_16' or 'other' For `pcm_s16le_16`, the input audio must be 16-bit PCM at a 16kHz sample rate, single channel (mono), and little-endian byte order. Latency will be lower than with passing an encoded waveform.
+             * @default other
+             * @example pcm_s16le_16
+             * @example other
+             */
+            file_format?: ("pcm_s16le_16" | "other") | null;
+        };
+        /** Body_Audio_Isolation_v1_audio_isolation_post */
+        Body_Audio_Isolation_v1_audio_isolation_post: {
+            /**
+             * Audio
+             * Format: binary
+             * @description The audio file from which vocals/speech will be isolated from.
+             */
+            audio: string;
+            /**
+             * File Format
+             * @description The format of input audio. Options are 'pcm_s16le_16' or 'other' For `pcm_s16le_16`, the input audio must be 16-bit PCM at a 16kHz sample rate, single channel (mono), and little-endian byte order. Latency will be lower than with passing an encoded waveform.
+             * @default other
+             * @example pcm_s16le_16
+             * @example other
+             */
+            file_format?: ("pcm_s16le_16" | "other") | null;
+            /**
+             * Preview B64
+             * @description Optional preview image base64 for tracking this generation.
+             */
+            preview_b64?: string | null;
         };
         /** Body_Create_workspace_webhook_v1_workspace_webhooks_post */
         Body_Create_workspace_webhook_v1_workspace_webhooks_post: {
@@ -4514,6 +4680,13 @@ export interface components {
              * @description The next maximum verification attempts reset time in Unix milliseconds.
              */
             next_max_verification_attempts_reset_unix_ms?: number | null;
+        };
+        /** GetAudioIsolationHistoryResponseModel */
+        GetAudioIsolationHistoryResponseModel: {
+            /** Items */
+            items: components["schemas"]["AudioIsolationHistoryItemResponseModel"][];
+            /** Has More */
+            has_more: boolean;
         };
         /**
          * GetSpeechHistoryResponseModel
@@ -10796,6 +10969,193 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    audio_isolation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Audio_Isolation_v1_audio_isolation_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    audio_isolation_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Audio_Isolation_Stream_v1_audio_isolation_stream_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_audio_isolation_history: {
+        parameters: {
+            query?: {
+                /** @description How many history items to return at maximum. Defaults to 100. */
+                page_size?: number;
+                /** @description Page number for search pagination (1-based). Only used when search is provided. */
+                page?: number;
+                /** @description Optional search term used for filtering audio isolation history (title/text). */
+                search?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAudioIsolationHistoryResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_audio_isolation_history_audio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the audio isolation history item. */
+                history_item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The isolated audio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `audio_isolation` permission, or the member's groups do not allow `voice_isolator`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `history_item_not_found`: no such isolation of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_audio_isolation_history_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the audio isolation history item. */
+                history_item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
