@@ -89,6 +89,10 @@ func Open(ctx context.Context, url, sqlitePath string) (*DB, error) {
 		return nil, err
 	}
 	read.SetMaxOpenConns(8)
+	// Keep them all: database/sql keeps 2 idle by default, so under load the others were closed
+	// after each use and reopened for the next, each time applying the pragmas, reading the
+	// schema and preparing every cached statement again.
+	read.SetMaxIdleConns(8)
 	if err := write.PingContext(ctx); err != nil {
 		write.Close()
 		read.Close()
