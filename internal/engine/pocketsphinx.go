@@ -89,6 +89,28 @@ static int32 timbre_seg_prob(ps_seg_t *seg) {
 	int32 ascr, lscr, lback;
 	return ps_seg_prob(seg, &ascr, &lscr, &lback);
 }
+
+// timbre_ps_align makes the decoder's next utterances follow the JSGF grammar jsgf (a forced
+// alignment: the text's words in order, fillers and silence allowed between them).
+static int timbre_ps_align(ps_decoder_t *ps, const char *jsgf) {
+	if (ps_set_jsgf_string(ps, "align", jsgf) != 0)
+		return -1;
+	return ps_set_search(ps, "align");
+}
+
+// timbre_ps_align_done goes back to the language model and drops the alignment grammar.
+static void timbre_ps_align_done(ps_decoder_t *ps) {
+	ps_set_search(ps, "_default");
+	ps_unset_search(ps, "align");
+}
+
+// timbre_seg_ascr is a segment's acoustic score (in the decoder's log base; ≤ 0, as senone
+// scores are normalised to the best senone of each frame).
+static int32 timbre_seg_ascr(ps_seg_t *seg) {
+	int32 ascr, lscr, lback;
+	ps_seg_prob(seg, &ascr, &lscr, &lback);
+	return ascr;
+}
 */
 import "C"
 
@@ -447,4 +469,94 @@ func writeTemp(pattern, content string) (string, error) {
 		return "", err
 	}
 	return f.Name(), nil
+}
+
+var _ Aligner = (*Pocketsphinx)(nil)
+
+// Align implements Aligner with a pocketsphinx grammar search: the words the dictionary knows
+// become a JSGF grammar that accepts exactly them in order (silence and noise fillers may come
+// between any two), and the whole audio is decoded against it as one utterance. A word's Loss is
+// its acoustic cost per 10 ms frame in nats: −ln of the likelihood of its frames under its
+// phones, relative to the best-scoring senone of each frame, divided by its frames (0 = every
+// frame fits the word as well as any sound of the model could; speech that is not the word
+// scores several nats).
+//
+// Words missing from the dictionary (cmudict, about 134,000 words; pocketsphinx 0.8/5prealpha
+// has no grapheme-to-phoneme converter) are left out of the grammar, as are words after the
+// point where the search lost the text (it ends on the best partial path when the audio does
+// not reach the grammar's end): both get the gap between their placed neighbours (spreadUnheard).
+func (p *Pocketsphinx) Align(ctx context.Context, pcm PCM, words []string) ([]AlignedWord, error) {
+	if pcm.SampleRate <= 0 {
+		return nil, fmt.Errorf("pocketsphinx: invalid sample rate %d", pcm.SampleRate)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pcm = toRecognitionRate(pcm)
+	out := make([]AlignedWord, len(words))
+	for i, w := range words {
+		out[i].Text = w
+	}
+	ps, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer p.release(ps)
+
+	var grammar []string // the words the dictionary knows, and where they are in words
+	var at []int
+	for i, w := range words {
+		g := grammarWord(w)
+		if g == "" {
+			continue
+		}
+		cg := C.CString(g)
+		known := C.timbre_ps_in_dict(ps, cg) != 0
+		C.free(unsafe.Pointer(cg))
+		if known {
+			grammar, at = append(grammar, g), append(at, i)
+		}
+	}
+	if len(grammar) > 0 && len(pcm.Samples) > 0 {
+		jsgf := C.CString("#JSGF V1.0;\ngrammar align;\npublic <text> = " + strings.Join(grammar, " ") + " ;\n")
+		rv := C.timbre_ps_align(ps, jsgf)
+		C.free(unsafe.Pointer(jsgf))
+		if rv != 0 {
+			C.timbre_ps_align_done(ps)
+			return nil, errors.New("pocketsphinx: cannot build the alignment grammar")
+		}
+		defer C.timbre_ps_align_done(ps)
+		data := pcm.Samples
+		if C.timbre_ps_decode(ps, (*C.int16)(unsafe.Pointer(&data[0])), C.size_t(len(data))) < 0 {
+			return nil, errors.New("pocketsphinx: alignment decoding failed")
+		}
+		frameRate := float64(C.timbre_ps_frate(ps))
+		lmath := C.ps_get_logmath(ps)
+		k := 0 // the next grammar word to place
+		for seg := C.ps_seg_iter(ps); seg != nil && k < len(grammar); seg = C.ps_seg_next(seg) {
+			w := sphinxWord(C.GoString(C.ps_seg_word(seg)))
+			if w == "" {
+				continue
+			}
+			j := k // the grammar is linear, so the path's words are its words in order
+			for j < len(grammar) && grammar[j] != w {
+				j++
+			}
+			if j == len(grammar) {
+				continue
+			}
+			var sf, ef C.int
+			C.ps_seg_frames(seg, &sf, &ef)
+			frames := max(float64(ef-sf+1), 1)
+			ascr := float64(C.logmath_log_to_ln(lmath, C.timbre_seg_ascr(seg)))
+			o := &out[at[j]]
+			o.Start = min(float64(sf)/frameRate, pcm.Seconds())
+			o.End = min(float64(ef+1)/frameRate, pcm.Seconds())
+			o.Loss = max(-ascr/frames, 0)
+			o.Heard = true
+			k = j + 1
+		}
+	}
+	spreadUnheard(out, pcm.Seconds())
+	return out, nil
 }

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"timbre/internal/engine/enginetest"
+)
+
+// fliteMarked is Harvard sentences [from, to) spoken by a flite voice, joined with pause seconds
+// of silence, with each word the synthesizer marked and its true times in the joined audio.
+func fliteMarked(tb testing.TB, voice string, from, to int, pause float64) (PCM, []AlignedWord) {
+	tb.Helper()
+	fl, err := NewFlite()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var pcm PCM
+	var truth []AlignedWord
+	for i, s := range enginetest.HarvardSentences()[from:to] {
+		res, err := fl.Synthesize(context.Background(), Request{Text: s, Voice: voice})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if i == 0 {
+			pcm.SampleRate = res.Audio.SampleRate
+		} else {
+			pcm.Samples = append(pcm.Samples, make([]int16, int(pause*float64(pcm.SampleRate)))...)
+		}
+		offset := pcm.Seconds()
+		for _, m := range res.Words {
+			ws := enginetest.Words(s[m.Offset : m.Offset+m.Length])
+			if len(ws) != 1 {
+				tb.Fatalf("flite marked %q as one word", s[m.Offset:m.Offset+m.Length])
+			}
+			truth = append(truth, AlignedWord{Text: ws[0], Start: offset + m.Start, End: offset + m.End})
+		}
+		pcm.Samples = append(pcm.Samples, res.Audio.Samples...)
+	}
+	return pcm, truth
+}
+
+// boundaryError is the mean absolute difference of the words' starts and ends (seconds).
+func boundaryError(got, want []AlignedWord) float64 {
+	var sum float64
+	for i := range want {
+		sum += math.Abs(got[i].Start-want[i].Start) + math.Abs(got[i].End-want[i].End)
+	}
+	return sum / float64(2*len(want))
+}
+
+// TestAlignBoundaryError: the aligner's word boundaries on flite speech (20 Harvard sentences per
+// voice, 0.4 s pauses between them) against the synthesizer's own word marks.
+func TestAlignBoundaryError(t *testing.T) {
+	ps := sharedPocketsphinx(t)
+	for _, voice := range []string{"rms", "slt"} {
+		t.Run(voice, func(t *testing.T) {
+			pcm, truth := fliteMarked(t, voice, 0, 20, 0.4)
+			words := make([]string, len(truth))
+			for i, w := range truth {
+				words[i] = w.Text
+			}
+			got, err := ps.Align(context.Background(), pcm, words)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(truth) {
+				t.Fatalf("%d words aligned, want %d", len(got), len(truth))
+			}
+			heard := 0
+			for i, w := range got {
+				if w.Text != words[i] || w.End < w.Start || (i > 0 && w.Start < got[i-1].End-1e-9) || w.Loss < 0 {
+					t.Fatalf("word %d: %+v (previous %+v)", i, w, got[max(i-1, 0)])
+				}
+				if w.Heard {
+					heard++
+				}
+			}
+			e := boundaryError(got, truth)
+			t.Logf("%s: %d words (%d placed by the acoustic model), %.1f s of audio: mean absolute boundary error %.1f ms",
+				voice, len(got), heard, pcm.Seconds(), 1000*e)
+			if heard < len(got)*95/100 {
+				t.Errorf("only %d of %d words placed", heard, len(got))
+			}
+			if e > 0.060 {
+				t.Errorf("mean boundary error %.1f ms, want ≤ 60 ms", 1000*e)
+			}
+		})
+	}
+}
+
+// TestAlignUnknownWords: words outside the dictionary, and text the audio does not contain, are
+// spread over the gaps between placed words rather than dropped.
+func TestAlignUnknownWords(t *testing.T) {
+	ps := sharedPocketsphinx(t)
+	pcm, truth := fliteMarked(t, "rms", 0, 1, 0)
+	words := []string{}
+	for i, w := range truth {
+		words = append(words, w.Text)
+		if i == 2 {
+			words = append(words, "zqxjkv")
+		}
+	}
+	got, err := ps.Align(context.Background(), pcm, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[3].Heard || got[3].Text != "zqxjkv" || got[3].Start < got[2].End || got[3].End > got[4].Start || got[3].Loss != unheardLoss {
+		t.Errorf("unknown word: %+v between %+v and %+v", got[3], got[2], got[4])
+	}
+	for i, w := range got {
+		if i != 3 && !w.Heard {
+			t.Errorf("word %d %q not placed", i, w.Text)
+		}
+	}
+}
+
+func TestSpreadUnheard(t *testing.T) {
+	ws := []AlignedWord{{Text: "ab"}, {Text: "x", Start: 1, End: 2, Heard: true}, {Text: "abc"}, {Text: "a"}, {Text: "y", Start: 4, End: 5, Heard: true}, {Text: "z"}}
+	spreadUnheard(ws, 6)
+	want := [][2]float64{{0, 1}, {1, 2}, {2, 3.5}, {3.5, 4}, {4, 5}, {5, 6}}
+	for i, w := range ws {
+		if math.Abs(w.Start-want[i][0]) > 1e-9 || math.Abs(w.End-want[i][1]) > 1e-9 {
+			t.Errorf("word %d: %v–%v, want %v", i, w.Start, w.End, want[i])
+		}
+	}
+}
