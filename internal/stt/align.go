@@ -24,9 +24,8 @@ import (
 // MaxAlignmentText is the longest text accepted for forced alignment, in characters.
 const MaxAlignmentText = 100_000
 
-// MaxAlignmentSeconds is the longest audio accepted for forced alignment: the audio is aligned
-// in one decoder pass (about 25× faster than real time here), whose search memory grows with
-// the audio's length.
+// MaxAlignmentSeconds is the longest audio accepted for forced alignment: an hour, which the
+// embedded aligner (one decoder, about 50× faster than real time here) takes over a minute for.
 const MaxAlignmentSeconds = 3600
 
 // AlignmentModelID is the model the ledger records forced alignments under.
