@@ -159,3 +159,29 @@ func BenchmarkAlign(b *testing.B) {
 	b.ReportMetric(float64(ru.Maxrss)/1024, "peak-rss-MB")
 	b.ReportMetric(0, "ns/op")
 }
+
+// TestAlignTextBeyondAudio: text the audio does not reach (a second sentence never spoken) does
+// not pull the spoken words out of place.
+func TestAlignTextBeyondAudio(t *testing.T) {
+	ps := sharedPocketsphinx(t)
+	pcm, truth := fliteMarked(t, "rms", 0, 1, 0)
+	var words []string
+	for _, w := range truth {
+		words = append(words, w.Text)
+	}
+	words = append(words, enginetest.Words(enginetest.HarvardSentences()[1])...)
+	got, err := ps.Align(context.Background(), pcm, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := boundaryError(got[:len(truth)], truth)
+	t.Logf("spoken words' boundary error %.1f ms", 1000*e)
+	if e > 0.060 {
+		t.Errorf("boundary error %.1f ms with text beyond the audio", 1000*e)
+	}
+	for _, w := range got[len(truth):] {
+		if w.Start < got[len(truth)-1].End-1e-9 || w.End > pcm.Seconds()+1e-9 {
+			t.Errorf("unspoken word %+v", w)
+		}
+	}
+}
