@@ -70,8 +70,9 @@ func TestAlignBoundaryError(t *testing.T) {
 			if len(got) != len(truth) {
 				t.Fatalf("%d words aligned, want %d", len(got), len(truth))
 			}
-			heard := 0
+			heard, loss := 0, 0.0
 			for i, w := range got {
+				loss += w.Loss / float64(len(got))
 				if w.Text != words[i] || w.End < w.Start || (i > 0 && w.Start < got[i-1].End-1e-9) || w.Loss < 0 {
 					t.Fatalf("word %d: %+v (previous %+v)", i, w, got[max(i-1, 0)])
 				}
@@ -80,8 +81,8 @@ func TestAlignBoundaryError(t *testing.T) {
 				}
 			}
 			e := boundaryError(got, truth)
-			t.Logf("%s: %d words (%d placed by the acoustic model), %.1f s of audio: mean absolute boundary error %.1f ms",
-				voice, len(got), heard, pcm.Seconds(), 1000*e)
+			t.Logf("%s: %d words (%d placed by the acoustic model), %.1f s of audio: mean absolute boundary error %.1f ms, mean loss %.2f",
+				voice, len(got), heard, pcm.Seconds(), 1000*e, loss)
 			if heard < len(got)*95/100 {
 				t.Errorf("only %d of %d words placed", heard, len(got))
 			}
@@ -183,5 +184,33 @@ func TestAlignTextBeyondAudio(t *testing.T) {
 		if w.Start < got[len(truth)-1].End-1e-9 || w.End > pcm.Seconds()+1e-9 {
 			t.Errorf("unspoken word %+v", w)
 		}
+	}
+}
+
+// TestAlignLossTellsWrongText: the loss of words aligned to audio that says something else is
+// clearly higher than of the words really spoken.
+func TestAlignLossTellsWrongText(t *testing.T) {
+	ps := sharedPocketsphinx(t)
+	pcm, truth := fliteMarked(t, "rms", 0, 1, 0)
+	var right []string
+	for _, w := range truth {
+		right = append(right, w.Text)
+	}
+	wrong := enginetest.Words(enginetest.HarvardSentences()[1])
+	mean := func(words []string) float64 {
+		got, err := ps.Align(context.Background(), pcm, words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, w := range got {
+			sum += w.Loss
+		}
+		return sum / float64(len(got))
+	}
+	r, w := mean(right), mean(wrong)
+	t.Logf("mean loss: spoken text %.2f, other text %.2f", r, w)
+	if !(w > 1.5*r) {
+		t.Errorf("the other text's loss %.2f is not clearly above the spoken text's %.2f", w, r)
 	}
 }
