@@ -105,12 +105,14 @@ function assertAlignment(a, text, what) {
 emit({ info: 'sdk', package: '@elevenlabs/elevenlabs-js', version: sdkVersion, baseUrl, node: process.version });
 
 let historyItemId;
+let speechMp3;
 const ttsRequest = { text: TEXT, modelId: MODEL_ID, outputFormat: 'mp3_44100_128' };
 
 await check('textToSpeech.convert', async () => {
   const { data, rawResponse } = await client.textToSpeech.convert(VOICE_ID, ttsRequest).withRawResponse();
   const { bytes } = await collect(data);
   assertMp3(bytes, 'convert');
+  speechMp3 = bytes;
   historyItemId = rawResponse.headers.get('history-item-id');
   const cost = rawResponse.headers.get('character-cost');
   assert(historyItemId, 'no history-item-id header');
@@ -119,6 +121,20 @@ await check('textToSpeech.convert', async () => {
   const type = rawResponse.headers.get('content-type');
   assert(type && type.startsWith('audio/mpeg'), `content-type ${type}`);
   return { bytes: bytes.length, historyItemId, characterCost: Number(cost) };
+});
+
+await check('forcedAlignment.create', async () => {
+  assert(speechMp3, 'no speech from textToSpeech.convert to align');
+  const r = await client.forcedAlignment.create({ file: new Blob([speechMp3], { type: 'audio/mpeg' }), text: TEXT });
+  const words = TEXT.split(' ');
+  assert(r.words.length === words.length, `${r.words.length} words, want ${words.length}`);
+  r.words.forEach((w, i) => {
+    assert(w.text === words[i], `word ${i} is ${w.text}, want ${words[i]}`);
+    assert(typeof w.loss === 'number' && w.loss >= 0 && w.end >= w.start, `word ${w.text}: ${JSON.stringify(w)}`);
+  });
+  assert(r.characters.map((c) => c.text).join('') === TEXT, 'the characters do not spell the text');
+  assert(typeof r.loss === 'number', `loss ${r.loss}`);
+  return { words: r.words.length, loss: r.loss };
 });
 
 await check('textToSpeech.stream', async () => {

@@ -45,6 +45,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("GET /v1/speech-to-text/transcripts/{transcription_id}", h.get, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("DELETE /v1/speech-to-text/transcripts/{transcription_id}", h.delete, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("POST /v1/audio/transcriptions", h.openAITranscribe, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("POST /v1/forced-alignment", h.align, httpx.Perm("speech_to_text"), feature)
 
 	// The web app's transcripts: list, view with edits, edit, audio, exports as files.
 	rt.Authed("GET /api/speech-to-text/transcripts", h.list, httpx.Perm("speech_to_text"), feature)
@@ -140,6 +141,40 @@ func (h *Handlers) convert(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	httpx.WriteJSON(w, http.StatusOK, t)
+	return nil
+}
+
+// align answers POST /v1/forced-alignment: multipart file and text (enabled_spooled_file is
+// accepted and changes nothing: uploads are always read to the end before decoding).
+func (h *Handlers) align(w http.ResponseWriter, r *http.Request) error {
+	limit := h.MaxUpload
+	if limit <= 0 {
+		limit = DefaultMaxUpload
+	}
+	form, err := httpx.ReadForm(r, limit, "file")
+	if err != nil {
+		return err
+	}
+	var v errs.Validator
+	if s := strings.TrimSpace(form.Value("enabled_spooled_file")); s != "" {
+		if _, err := strconv.ParseBool(s); err != nil {
+			v.Add("body", "enabled_spooled_file", "bool_parsing", "Input should be a valid boolean.")
+		}
+	}
+	if form.File == nil {
+		v.Add("body", "file", "missing", "Send the audio in the file field.")
+	}
+	if _, ok := form.Fields["text"]; !ok {
+		v.Add("body", "text", "missing", "Send the words spoken in the audio in the text field.")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	a, err := h.Svc.Align(r.Context(), access.CallerFrom(r.Context()), form.File, form.Value("text"))
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, a)
 	return nil
 }
 

@@ -232,20 +232,8 @@ func (s *Service) run(ctx context.Context, j *job) (*Transcript, error) {
 // recognize runs the recognizer, keeping the reservation alive (a long file takes minutes) so
 // that it is not settled as stale meanwhile.
 func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *metering.Reservation, pcm engine.PCM, r *Request) (*Transcript, error) {
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		tick := time.NewTicker(heartbeatEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), res.WorkspaceID, res.ID, 0, 0, s.now())
-			}
-		}
-	}()
+	stop := s.keepAlive(ctx, res)
+	defer stop()
 	tr, err := rec.Transcribe(ctx, pcm, engine.TranscribeOptions{Language: r.LanguageCode, Keyterms: r.Keyterms, Temperature: r.Temperature})
 	if err != nil {
 		return nil, err
@@ -280,6 +268,25 @@ func hear(pcm engine.PCM, r *Request) (Heard, error) {
 		h.Events = listen.AudioEvents(pcm.Samples)
 	}
 	return h, nil
+}
+
+// keepAlive touches the reservation's ledger entry every heartbeatEvery until stop is called,
+// so that long work is not settled as stale meanwhile.
+func (s *Service) keepAlive(ctx context.Context, res *metering.Reservation) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(heartbeatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), res.WorkspaceID, res.ID, 0, 0, s.now())
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // heartbeatEvery is how often a running transcription touches its ledger entry (see

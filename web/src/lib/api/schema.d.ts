@@ -2012,6 +2012,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/forced-alignment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Forced Alignment
+         * @description Force align an audio file to text. Use this endpoint to get the timing information for each character and word in an audio file based on a provided text transcript.
+         */
+        post: operations["forced_alignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/single-use-token/{token_type}": {
         parameters: {
             query?: never;
@@ -3190,6 +3210,20 @@ export interface components {
              * @description Optional preview image base64 for tracking this generation.
              */
             preview_b64?: string | null;
+        };
+        /** Body_Create_forced_alignment_v1_forced_alignment_post */
+        Body_Create_forced_alignment_v1_forced_alignment_post: {
+            /**
+             * File
+             * Format: binary
+             * @description The file to align. All major audio formats are supported. The file size must be less than 1GB.
+             */
+            file: string;
+            /**
+             * Text
+             * @description The text to align with the audio. The input text can be in any format, however diarization is not supported at this time.
+             */
+            text: string;
         };
         /** Body_Create_workspace_webhook_v1_workspace_webhooks_post */
         Body_Create_workspace_webhook_v1_workspace_webhooks_post: {
@@ -4680,6 +4714,85 @@ export interface components {
              * @description The next maximum verification attempts reset time in Unix milliseconds.
              */
             next_max_verification_attempts_reset_unix_ms?: number | null;
+        };
+        /**
+         * ForcedAlignmentCharacterResponseModel
+         * @description Model representing a single character with its timing information from the aligner.
+         * @example {
+         *       "end": 0.02,
+         *       "start": 0,
+         *       "text": "H"
+         *     }
+         */
+        ForcedAlignmentCharacterResponseModel: {
+            /**
+             * Text
+             * @description The character that was transcribed.
+             */
+            text: string;
+            /**
+             * Start
+             * @description The start time of the character in seconds.
+             */
+            start: number;
+            /**
+             * End
+             * @description The end time of the character in seconds.
+             */
+            end: number;
+        };
+        /**
+         * ForcedAlignmentResponseModel
+         * @description Model representing the response from the aligner service.
+         */
+        ForcedAlignmentResponseModel: {
+            /**
+             * Characters
+             * @description List of characters with their timing information.
+             */
+            characters: components["schemas"]["ForcedAlignmentCharacterResponseModel"][];
+            /**
+             * Words
+             * @description List of words with their timing information.
+             */
+            words: components["schemas"]["ForcedAlignmentWordResponseModel"][];
+            /**
+             * Loss
+             * @description The average alignment loss/confidence score for the entire transcript, calculated from all characters.
+             */
+            loss: number;
+        };
+        /**
+         * ForcedAlignmentWordResponseModel
+         * @description Model representing a single word with its timing information from the aligner.
+         * @example {
+         *       "end": 1.02,
+         *       "loss": 0.12,
+         *       "start": 0,
+         *       "text": "Hello"
+         *     }
+         */
+        ForcedAlignmentWordResponseModel: {
+            /**
+             * Text
+             * @description The word that was transcribed.
+             */
+            text: string;
+            /**
+             * Start
+             * @description The start time of the word in seconds.
+             */
+            start: number;
+            /**
+             * End
+             * @description The end time of the word in seconds.
+             */
+            end: number;
+            /**
+             * Loss
+             * @description The average alignment loss/confidence score for this word, calculated from its constituent characters.
+             */
+            loss: number;
         };
         /** GetAudioIsolationHistoryResponseModel */
         GetAudioIsolationHistoryResponseModel: {
@@ -12830,6 +12943,40 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    forced_alignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Create_forced_alignment_v1_forced_alignment_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForcedAlignmentResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
