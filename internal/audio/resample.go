@@ -222,3 +222,15 @@ func gcd(a, b int) int {
 	}
 	return a
 }
+
+// StreamResampler converts a stream of samples from one rate to another chunk by chunk, with
+// the same filter as Resample (output lags input by the filter's half-length).
+type StreamResampler struct{ r *resampler }
+
+// NewStreamResampler makes a resampler from inRate to outRate.
+func NewStreamResampler(inRate, outRate int) *StreamResampler {
+	return &StreamResampler{r: newResampler(inRate, outRate)}
+}
+
+// Process appends to dst every output sample that the input so far determines.
+func (s *StreamResampler) Process(dst, in []int16) []int16 { return s.r.process(dst, in) }

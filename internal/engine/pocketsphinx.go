@@ -337,6 +337,26 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 	}, nil
 }
 
+// setKeyterms makes ps use its language model interpolated with a model of keyterms (see
+// keytermARPA) until plainLM; no keyterms leave it as it is. restore is nil when nothing changed.
+func setKeyterms(ps *C.ps_decoder_t, keyterms []string) (restore func(), err error) {
+	arpa := keytermARPA(keyterms)
+	if arpa == "" {
+		return nil, nil
+	}
+	path, err := writeTemp("timbre-keyterms-*.arpa", arpa)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(path)
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	if C.timbre_ps_keyterms(ps, cpath, keytermWeight) != 0 {
+		return nil, errors.New("pocketsphinx: cannot load the keyterms")
+	}
+	return func() { C.timbre_ps_plain(ps) }, nil
+}
+
 // decodePiece decodes the piece pc of pcm with ps and returns its words with times from the
 // start of pcm.
 func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error) {

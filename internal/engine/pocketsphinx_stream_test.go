@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestPocketsphinxStream: speech fed in 100 ms chunks at flite's own rate (resampled inside)
+// gives partial hypotheses while it arrives, and the committed words are batch transcription's
+// words of the same audio, timed from the session's start across two commits.
+func TestPocketsphinxStream(t *testing.T) {
+	p := sharedPocketsphinx(t)
+	clips := harvardSpeech(t, "rms", 0, 2)
+	st, err := p.OpenStream(context.Background(), StreamOptions{SampleRate: clips[0].SampleRate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var offset float64
+	for i, clip := range clips {
+		want, err := p.Transcribe(context.Background(), clip, TranscribeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunk := clip.SampleRate / 10
+		partials := 0
+		for at := 0; at < len(clip.Samples); at += chunk {
+			if err := st.Feed(clip.Samples[at:min(at+chunk, len(clip.Samples))]); err != nil {
+				t.Fatal(err)
+			}
+			if st.Partial() != "" {
+				partials++
+			}
+		}
+		if partials == 0 {
+			t.Errorf("clip %d: no partial hypothesis while feeding", i)
+		}
+		words, err := st.Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := joinWords(words); !strings.EqualFold(got, want.Text) {
+			t.Errorf("clip %d: committed %q, batch %q", i, got, want.Text)
+		}
+		if len(words) > 0 && words[0].Start < offset {
+			t.Errorf("clip %d: first word at %.2f s, before the clip's start %.2f s", i, words[0].Start, offset)
+		}
+		offset += clip.Seconds()
+		if d := st.Seconds() - offset; d > 0.01 || d < -0.01 {
+			t.Errorf("clip %d: %.3f s fed, want %.3f", i, st.Seconds(), offset)
+		}
+	}
+}
