@@ -368,11 +368,17 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 		return nil, errors.New("pocketsphinx: decoding failed")
 	}
 	rate := float64(pcm.SampleRate)
-	frameRate := float64(C.timbre_ps_frate(ps))
 	// at is the time in the audio of the decoder's frame f.
-	at := func(f C.int, end bool) float64 {
-		return float64(pc.origin(int(float64(f)*rate/frameRate), end)) / rate
-	}
+	return utteranceWords(ps, func(f C.int, end bool) float64 {
+		return float64(pc.origin(int(float64(f)*rate/frameRate(ps)), end)) / rate
+	}), nil
+}
+
+func frameRate(ps *C.ps_decoder_t) float64 { return float64(C.timbre_ps_frate(ps)) }
+
+// utteranceWords are the words of the utterance ps decoded last, with times at(frame, end)
+// and their posterior probabilities.
+func utteranceWords(ps *C.ps_decoder_t, at func(f C.int, end bool) float64) []TranscriptWord {
 	lmath := C.ps_get_logmath(ps)
 	var words []TranscriptWord
 	// The iterator walks the best path of the word lattice, with posteriors (nil: no words).
@@ -391,7 +397,7 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 			Logprob: min(logprob, 0),
 		})
 	}
-	return words, nil
+	return words
 }
 
 // sphinxWord is the word as a transcript shows it: "" for silence and noise markers (<s>,

@@ -32,9 +32,11 @@ import (
 var _ StreamingRecognizer = (*Pocketsphinx)(nil)
 
 // OpenStream implements StreamingRecognizer: the session takes a decoder from the pool for its
-// whole life. Partial hypotheses come from a live search over the audio as it arrives; a commit
-// decodes the utterance again as one whole (as Transcribe does, cut at the same pauses), so a
-// committed transcript is what batch transcription of the same audio gives.
+// whole life. The decoder searches the audio as it arrives (live cepstral mean normalisation,
+// its mean carried from one utterance to the next), so a partial hypothesis is there at any
+// time; a commit ends the utterance and takes the best path of its word lattice, with times
+// and posteriors, as batch decoding does. Unlike batch decoding (Transcribe) the live search
+// never sees the whole utterance at once, so the two can differ in a word or two.
 func (p *Pocketsphinx) OpenStream(ctx context.Context, opts StreamOptions) (RecognitionStream, error) {
 	if l := BaseLanguage(opts.Language); l != "" && l != "en" {
 		return nil, &UnsupportedLanguageError{Language: opts.Language, Supported: p.Languages()}
@@ -66,7 +68,7 @@ type psStream struct {
 	rs      *audio.StreamResampler // nil at RecognitionRate
 
 	live     bool    // a live utterance is open in the decoder
-	utt      []int16 // the uncommitted utterance at RecognitionRate
+	uttLen   int64   // samples of the uncommitted utterance at RecognitionRate
 	uttStart int64   // where utt starts, in samples from the session's start
 	loudest  float64 // the utterance's loudest 10 ms frame (RMS)
 	quietRun int     // samples of quiet at the utterance's end
@@ -94,7 +96,7 @@ func (s *psStream) Feed(samples []int16) error {
 		}
 		s.live = true
 	}
-	s.utt = append(s.utt, samples...)
+	s.uttLen += int64(len(samples))
 	s.measure(samples)
 	if C.timbre_ps_live_feed(s.ps, (*C.int16)(unsafe.Pointer(&samples[0])), C.size_t(len(samples))) < 0 {
 		return errors.New("pocketsphinx: decoding failed")
@@ -149,12 +151,12 @@ func (s *psStream) Partial() string {
 
 // Pending implements RecognitionStream.
 func (s *psStream) Pending() (total, quietTail float64) {
-	return float64(len(s.utt)) / RecognitionRate, float64(s.quietRun) / RecognitionRate
+	return float64(s.uttLen) / RecognitionRate, float64(s.quietRun) / RecognitionRate
 }
 
 // Seconds implements RecognitionStream.
 func (s *psStream) Seconds() float64 {
-	return float64(s.uttStart+int64(len(s.utt))) / RecognitionRate
+	return float64(s.uttStart+s.uttLen) / RecognitionRate
 }
 
 // Commit implements RecognitionStream.
@@ -163,25 +165,18 @@ func (s *psStream) Commit() ([]TranscriptWord, error) {
 		return nil, errors.New("pocketsphinx: stream closed")
 	}
 	if s.live {
-		C.timbre_ps_live_end(s.ps)
+		if C.timbre_ps_live_end(s.ps) < 0 {
+			return nil, errors.New("pocketsphinx: decoding failed")
+		}
 		s.live = false
+	} else {
+		return nil, nil // nothing since the last commit
 	}
-	pcm := PCM{Samples: s.utt, SampleRate: RecognitionRate}
 	offset := float64(s.uttStart) / RecognitionRate
-	var words []TranscriptWord
-	for _, pc := range splitPieces(pcm.Samples, pcm.SampleRate) {
-		ws, err := decodePiece(s.ps, pcm, pc)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range ws {
-			w.Start += offset
-			w.End += offset
-			words = append(words, w)
-		}
-	}
-	s.uttStart += int64(len(s.utt))
-	s.utt = s.utt[:0]
+	fr := frameRate(s.ps)
+	words := utteranceWords(s.ps, func(f C.int, _ bool) float64 { return offset + float64(f)/fr })
+	s.uttStart += s.uttLen
+	s.uttLen = 0
 	s.loudest, s.quietRun = 0, 0
 	return words, nil
 }
