@@ -215,3 +215,70 @@ func TestRealtimeSpeechToText(t *testing.T) {
 		t.Fatalf("charged %d credits, want %d for %.2f s", got, want, seconds)
 	}
 }
+
+// The real-time route's refusals: no key (the handshake fails with 401), a plain request (400),
+// bad parameters (a 422 naming them, or invalid_request on a WebSocket), bad messages
+// (input_error), and a single-use realtime_scribe token works once.
+func TestRealtimeSpeechToTextRefusals(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	before := e.workspace().CharacterCount
+	if _, res, err := e.dialRealtime("model_id=scribe_v2_realtime", nil); err == nil || res == nil || res.StatusCode != 401 {
+		t.Fatalf("no key: %v %v", res, err)
+	}
+	expect(t, e.do("GET", "/v1/speech-to-text/realtime?model_id=scribe_v2_realtime", e.key, nil), 400)
+	loc := fieldError(t, e.do("GET", "/v1/speech-to-text/realtime?model_id=scribe_v2_realtime&audio_format=mp3_44100", e.key, nil))
+	if loc[len(loc)-1] != "audio_format" {
+		t.Fatalf("bad audio_format: %v", loc)
+	}
+
+	refused := func(query, wantType string, msg map[string]any) string {
+		t.Helper()
+		conn, _, err := e.dialRealtime(query, http.Header{"xi-api-key": {e.key}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.CloseNow()
+		msgs, done := collect(conn)
+		if msg != nil {
+			waitFor(t, msgs, "session_started", 1, 30*time.Second)
+			send(t, conn, msg)
+		}
+		<-done
+		got := waitFor(t, msgs, wantType, 1, time.Second)[0]
+		return got.Error
+	}
+	if text := refused("model_id=whisper&vad_silence_threshold_secs=9", "invalid_request", nil); !strings.Contains(text, "model_id") || !strings.Contains(text, "vad_silence_threshold_secs") {
+		t.Fatalf("invalid_request names %q", text)
+	}
+	if text := refused("model_id=scribe_v2_realtime", "input_error", map[string]any{"message_type": "input_audio_chunk", "audio_base_64": "!!", "commit": false}); !strings.Contains(text, "base64") {
+		t.Fatalf("bad base64: %q", text)
+	}
+	if text := refused("model_id=scribe_v2_realtime&audio_format=pcm_16000", "input_error", map[string]any{"message_type": "input_audio_chunk", "audio_base_64": "", "sample_rate": 44100}); !strings.Contains(text, "sample_rate") {
+		t.Fatalf("sample rate mismatch: %q", text)
+	}
+	if text := refused("model_id=scribe_v2_realtime", "input_error", map[string]any{"message_type": "hello"}); !strings.Contains(text, "message_type") {
+		t.Fatalf("unknown message: %q", text)
+	}
+	deadline := time.Now().Add(5 * time.Second) // sessions settle as their handlers return
+	for e.workspace().CharacterCount != before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := e.workspace().CharacterCount; got != before {
+		t.Fatalf("sessions without audio charged %d credits", got-before)
+	}
+
+	tok := e.do("POST", "/v1/single-use-token/realtime_scribe", e.key, nil)
+	expect(t, tok, 200)
+	token, _ := tok.json(t)["token"].(string)
+	conn, _, err := e.dialRealtime("model_id=scribe_v2_realtime&token="+token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, done := collect(conn)
+	waitFor(t, msgs, "session_started", 1, 30*time.Second)
+	_ = conn.Close(websocket.StatusNormalClosure, "")
+	<-done
+	if _, res, err := e.dialRealtime("model_id=scribe_v2_realtime&token="+token, nil); err == nil || res.StatusCode != 401 {
+		t.Fatalf("a spent token: %v %v", res, err)
+	}
+}

@@ -126,6 +126,7 @@ func tenantCases() map[string]sweepCase {
 		"GET /v1/usage/character-stats":                    {own: "the caller's usage, read from its own workspace's ledger"},
 		"POST /v1/speech-to-text":                          {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio/transcriptions":                    {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
+		"GET /v1/speech-to-text/realtime":                  {own: "transcribes the audio the caller streams, charged to the caller's workspace"},
 		"POST /v1/speech-classifier":                       {own: "looks for the server's watermark in the audio the caller sends; reads no workspace data and stores nothing"},
 		"POST /v1/single-use-token/{token_type}":           {own: "a token acting for the caller's own key or session"},
 		"GET /v1/user/api-keys":                            {own: "the caller's workspace's keys"},
