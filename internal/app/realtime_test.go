@@ -282,3 +282,43 @@ func TestRealtimeSpeechToTextRefusals(t *testing.T) {
 		t.Fatalf("a spent token: %v %v", res, err)
 	}
 }
+
+// commit_strategy=vad: two sentences with a 2-second pause between them come back as two
+// committed transcripts without a commit from the client, the second timed after the pause.
+func TestRealtimeSpeechToTextVADCommits(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	var pcm []byte
+	for i, text := range []string{"Glue the sheet to the dark blue background.", "It is easy to tell the depth of a well."} {
+		if i > 0 {
+			pcm = append(pcm, make([]byte, 2*16000*2)...)
+		}
+		r := e.do("POST", "/v1/text-to-speech/"+rachel+"?output_format=pcm_16000", e.key, map[string]any{"text": text})
+		expect(t, r, 200)
+		pcm = append(pcm, r.body...)
+	}
+	pcm = append(pcm, make([]byte, 2*16000*2)...)
+	conn, _, err := e.dialRealtime("model_id=scribe_v2_realtime&commit_strategy=vad&vad_silence_threshold_secs=1&include_timestamps=true", http.Header{"xi-api-key": {e.key}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	msgs, done := collect(conn)
+	waitFor(t, msgs, "session_started", 1, 30*time.Second)
+	for at := 0; at < len(pcm); at += 3200 { // faster than real time: pauses are measured in the audio
+		send(t, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": base64.StdEncoding.EncodeToString(pcm[at:min(at+3200, len(pcm))])})
+	}
+	got := waitFor(t, msgs, "committed_transcript_with_timestamps", 2, 30*time.Second)
+	first, second := got[0], got[1]
+	if len(first.Words) == 0 || len(second.Words) == 0 {
+		t.Fatalf("commits without words: %+v", got)
+	}
+	firstEnd, secondStart := *first.Words[len(first.Words)-1].End, *second.Words[0].Start
+	if secondStart < firstEnd+1.5 {
+		t.Fatalf("second utterance starts at %.2f s, the first ends at %.2f s: not timed from the session's start", secondStart, firstEnd)
+	}
+	if !strings.Contains(strings.ToLower(first.Text), "background") || !strings.Contains(strings.ToLower(second.Text), "easy") {
+		t.Fatalf("commits %q and %q", first.Text, second.Text)
+	}
+	_ = conn.Close(websocket.StatusNormalClosure, "")
+	<-done
+}

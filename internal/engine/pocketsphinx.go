@@ -226,7 +226,12 @@ func (p *Pocketsphinx) load() (*C.ps_decoder_t, error) {
 
 func (p *Pocketsphinx) release(ps *C.ps_decoder_t) { p.idle <- ps }
 
-// Close frees the decoders. Transcriptions must have ended.
+// closeWait is how long Close waits for decoders still in use (a real-time session whose
+// connection is closing) before leaving them unfreed.
+const closeWait = 10 * time.Second
+
+// Close frees the decoders once they are back from the transcriptions and sessions using them;
+// one still in use after closeWait is left allocated rather than freed under its user.
 func (p *Pocketsphinx) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -234,8 +239,13 @@ func (p *Pocketsphinx) Close() {
 		return
 	}
 	p.closed = true
-	for _, ps := range p.all {
-		C.ps_free(ps)
+	timeout := time.After(closeWait)
+	for range p.all {
+		select {
+		case ps := <-p.idle:
+			C.ps_free(ps)
+		case <-timeout:
+		}
 	}
 	p.all = nil
 	C.free(unsafe.Pointer(p.hmm))

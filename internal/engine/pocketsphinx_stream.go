@@ -165,10 +165,10 @@ func (s *psStream) Commit() ([]TranscriptWord, error) {
 		return nil, errors.New("pocketsphinx: stream closed")
 	}
 	if s.live {
+		s.live = false // ended even when it failed: never end an utterance twice
 		if C.timbre_ps_live_end(s.ps) < 0 {
 			return nil, errors.New("pocketsphinx: decoding failed")
 		}
-		s.live = false
 	} else {
 		return nil, nil // nothing since the last commit
 	}
