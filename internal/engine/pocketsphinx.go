@@ -389,6 +389,7 @@ func frameRate(ps *C.ps_decoder_t) float64 { return float64(C.timbre_ps_frate(ps
 // utteranceWords are the words of the utterance ps decoded last, with times at(frame, end)
 // and their posterior probabilities.
 func utteranceWords(ps *C.ps_decoder_t, at func(f C.int, end bool) float64) []TranscriptWord {
+	base := frameBase(ps)
 	lmath := C.ps_get_logmath(ps)
 	var words []TranscriptWord
 	// The iterator walks the best path of the word lattice, with posteriors (nil: no words).
@@ -399,6 +400,7 @@ func utteranceWords(ps *C.ps_decoder_t, at func(f C.int, end bool) float64) []Tr
 		}
 		var sf, ef C.int
 		C.ps_seg_frames(seg, &sf, &ef)
+		sf, ef = sf-base, ef-base
 		logprob := float64(C.logmath_log_to_ln(lmath, C.timbre_seg_prob(seg)))
 		words = append(words, TranscriptWord{
 			Text:    word,
@@ -408,6 +410,24 @@ func utteranceWords(ps *C.ps_decoder_t, at func(f C.int, end bool) float64) []Tr
 		})
 	}
 	return words
+}
+
+// frameBase is the frame number the last utterance's segments start from. Measured: once a
+// decoder has searched a live utterance (a real-time session), its segments go on numbering
+// frames from its earlier utterances, batch ones included; the last segment ends on the
+// utterance's last frame, which gives the base.
+func frameBase(ps *C.ps_decoder_t) C.int {
+	n := C.int(C.ps_get_n_frames(ps))
+	last := C.int(-1)
+	for seg := C.ps_seg_iter(ps); seg != nil; seg = C.ps_seg_next(seg) {
+		var sf, ef C.int
+		C.ps_seg_frames(seg, &sf, &ef)
+		last = max(last, ef)
+	}
+	if n <= 0 || last < n {
+		return 0
+	}
+	return last - (n - 1)
 }
 
 // sphinxWord is the word as a transcript shows it: "" for silence and noise markers (<s>,

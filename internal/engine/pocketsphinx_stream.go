@@ -174,29 +174,11 @@ func (s *psStream) Commit() ([]TranscriptWord, error) {
 	}
 	offset := float64(s.uttStart) / RecognitionRate
 	fr := frameRate(s.ps)
-	base := s.frameBase()
-	words := utteranceWords(s.ps, func(f C.int, _ bool) float64 { return offset + float64(f-base)/fr })
+	words := utteranceWords(s.ps, func(f C.int, _ bool) float64 { return offset + float64(f)/fr })
 	s.uttStart += s.uttLen
 	s.uttLen = 0
 	s.loudest, s.quietRun = 0, 0
 	return words, nil
-}
-
-// frameBase is the frame number the ended live utterance's segments start from. Measured: after
-// earlier utterances on the decoder the live search numbers frames on from them, so the base is
-// found from the last segment, which ends on the utterance's last frame.
-func (s *psStream) frameBase() C.int {
-	n := C.int(C.ps_get_n_frames(s.ps))
-	last := C.int(-1)
-	for seg := C.ps_seg_iter(s.ps); seg != nil; seg = C.ps_seg_next(seg) {
-		var sf, ef C.int
-		C.ps_seg_frames(seg, &sf, &ef)
-		last = max(last, ef)
-	}
-	if n <= 0 || last < n {
-		return 0
-	}
-	return last - (n - 1)
 }
 
 // Close implements RecognitionStream.
