@@ -172,9 +172,11 @@ func (h *Handlers) realtime(w http.ResponseWriter, r *http.Request) error {
 	if !upgrade {
 		return errs.New(errs.Invalid, "websocket_required", "This route speaks WebSocket: open it with a WebSocket client.")
 	}
-	// Any origin may connect: the route authenticates with an API key or a single-use token,
-	// never a cookie alone (a browser page cannot set xi-api-key on a WebSocket).
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	// Callers with an API key or a single-use token may connect from any origin (a browser app
+	// elsewhere holding a token); a web-app session only from this server's own pages, or any
+	// website could open a session charged to a signed-in visitor.
+	viaCookie := access.CallerFrom(r.Context()).ViaSession
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: !viaCookie})
 	if err != nil {
 		return nil // Accept has answered
 	}
