@@ -4,7 +4,7 @@
 //
 // Prints one JSON line per check ({"check","ok","ms",…}) and exits 1 when any check fails.
 // Normally run by sdk_test.go, which starts the server and makes the key.
-import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { ElevenLabsClient, ElevenLabsError, AudioFormat, RealtimeEvents } from '@elevenlabs/elevenlabs-js';
 import { createRequire } from 'node:module';
 
 const baseUrl = process.env.TIMBRE_BASE_URL;
@@ -352,6 +352,37 @@ await check('error: voices.get unknown → 404', async () => {
     return { statusCode: err.statusCode, status: err.body?.detail?.status };
   }
   throw new CheckError('no error for an unknown voice');
+});
+
+await check('speechToText.realtime: stream PCM, partials and a committed transcript', async () => {
+  const spoken = 'The birch canoe slid on the smooth planks.';
+  const tts = await client.textToSpeech.convert(VOICE_ID, { text: spoken, modelId: MODEL_ID, outputFormat: 'pcm_16000' });
+  const { bytes: pcm } = await collect(tts);
+  const connection = await client.speechToText.realtime.connect({
+    modelId: 'scribe_v2_realtime', audioFormat: AudioFormat.PCM_16000, sampleRate: 16000, includeTimestamps: true,
+  });
+  const seen = { partials: 0 };
+  const done = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CheckError('no committed transcript within 30 s')), 30000);
+    connection.on(RealtimeEvents.PARTIAL_TRANSCRIPT, () => { seen.partials++; });
+    connection.on(RealtimeEvents.COMMITTED_TRANSCRIPT_WITH_TIMESTAMPS, (m) => { clearTimeout(timer); resolve(m); });
+    connection.on(RealtimeEvents.ERROR, (e) => { clearTimeout(timer); reject(new CheckError(`error: ${JSON.stringify(e.error ?? String(e))}`)); });
+  });
+  const started = new Promise((resolve) => connection.on(RealtimeEvents.SESSION_STARTED, resolve));
+  const session = await started;
+  assert(session.session_id && session.config?.sample_rate === 16000, `session_started ${JSON.stringify(session)}`);
+  for (let at = 0; at < pcm.length; at += 6400) { // 200 ms chunks
+    connection.send({ audioBase64: pcm.subarray(at, at + 6400).toString('base64') });
+  }
+  connection.commit();
+  const committed = await done;
+  connection.close();
+  const words = committed.text.toLowerCase().match(/[a-z']+/g) ?? [];
+  // Recognition quality is measured in the Go test; here the protocol: a transcript of the speech.
+  const heard = ['the', 'birch', 'canoe', 'slid', 'on', 'smooth', 'planks'].filter((w) => words.includes(w)).length;
+  assert(words.length >= 4 && heard >= 2, `committed ${JSON.stringify(committed.text)}`);
+  assert(Array.isArray(committed.words) && committed.words.some((w) => w.type === 'word' && w.end > w.start), 'no timed words');
+  return { text: committed.text, partials: seen.partials, words: committed.words.length };
 });
 
 emit({ summary: true, failures });

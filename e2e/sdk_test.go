@@ -7,8 +7,9 @@ import (
 
 // TestSDKCompatibility drives Timbre with the official ElevenLabs JS SDK (sdk.mjs): text to
 // speech (convert, stream, both with timestamps), forced alignment, voices, voice settings,
-// models, history (list, get, audio, download, delete), the user and subscription, and the
-// SDK's errors.
+// models, history (list, get, audio, download, delete), the user and subscription, real-time
+// speech to text (speechToText.realtime: partials and a committed transcript), and the SDK's
+// errors.
 func TestSDKCompatibility(t *testing.T) {
 	node := requireNode(t, "@elevenlabs/elevenlabs-js")
 	srv := StartTimbre(t)

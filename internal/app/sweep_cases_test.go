@@ -131,6 +131,7 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/speech-to-text":                          {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio/transcriptions":                    {own: "transcribes the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/forced-alignment":                        {own: "aligns the audio and text the caller sends, charged to the caller's workspace"},
+		"GET /v1/speech-to-text/realtime":                  {own: "transcribes the audio the caller streams, charged to the caller's workspace"},
 		"POST /v1/speech-classifier":                       {own: "looks for the server's watermark in the audio the caller sends; reads no workspace data and stores nothing"},
 		"POST /v1/audio-isolation":                         {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio-isolation/stream":                  {own: "isolates the audio the caller sends, charged to the caller's workspace"},

@@ -265,7 +265,12 @@ func (p *Pocketsphinx) load() (*C.ps_decoder_t, error) {
 
 func (p *Pocketsphinx) release(ps *C.ps_decoder_t) { p.idle <- ps }
 
-// Close frees the decoders. Transcriptions must have ended.
+// closeWait is how long Close waits for decoders still in use (a real-time session whose
+// connection is closing) before leaving them unfreed.
+const closeWait = 10 * time.Second
+
+// Close frees the decoders once they are back from the transcriptions and sessions using them;
+// one still in use after closeWait is left allocated rather than freed under its user.
 func (p *Pocketsphinx) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -273,8 +278,13 @@ func (p *Pocketsphinx) Close() {
 		return
 	}
 	p.closed = true
-	for _, ps := range p.all {
-		C.ps_free(ps)
+	timeout := time.After(closeWait)
+	for range p.all {
+		select {
+		case ps := <-p.idle:
+			C.ps_free(ps)
+		case <-timeout:
+		}
 	}
 	p.all = nil
 	C.free(unsafe.Pointer(p.hmm))
@@ -376,6 +386,26 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 	}, nil
 }
 
+// setKeyterms makes ps use its language model interpolated with a model of keyterms (see
+// keytermARPA) until plainLM; no keyterms leave it as it is. restore is nil when nothing changed.
+func setKeyterms(ps *C.ps_decoder_t, keyterms []string) (restore func(), err error) {
+	arpa := keytermARPA(keyterms)
+	if arpa == "" {
+		return nil, nil
+	}
+	path, err := writeTemp("timbre-keyterms-*.arpa", arpa)
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(path)
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	if C.timbre_ps_keyterms(ps, cpath, keytermWeight) != 0 {
+		return nil, errors.New("pocketsphinx: cannot load the keyterms")
+	}
+	return func() { C.timbre_ps_plain(ps) }, nil
+}
+
 // decodePiece decodes the piece pc of pcm with ps and returns its words with times from the
 // start of pcm.
 func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error) {
@@ -387,11 +417,18 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 		return nil, errors.New("pocketsphinx: decoding failed")
 	}
 	rate := float64(pcm.SampleRate)
-	frameRate := float64(C.timbre_ps_frate(ps))
 	// at is the time in the audio of the decoder's frame f.
-	at := func(f C.int, end bool) float64 {
-		return float64(pc.origin(int(float64(f)*rate/frameRate), end)) / rate
-	}
+	return utteranceWords(ps, func(f C.int, end bool) float64 {
+		return float64(pc.origin(int(float64(f)*rate/frameRate(ps)), end)) / rate
+	}), nil
+}
+
+func frameRate(ps *C.ps_decoder_t) float64 { return float64(C.timbre_ps_frate(ps)) }
+
+// utteranceWords are the words of the utterance ps decoded last, with times at(frame, end)
+// and their posterior probabilities.
+func utteranceWords(ps *C.ps_decoder_t, at func(f C.int, end bool) float64) []TranscriptWord {
+	base := frameBase(ps)
 	lmath := C.ps_get_logmath(ps)
 	var words []TranscriptWord
 	// The iterator walks the best path of the word lattice, with posteriors (nil: no words).
@@ -402,6 +439,7 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 		}
 		var sf, ef C.int
 		C.ps_seg_frames(seg, &sf, &ef)
+		sf, ef = sf-base, ef-base
 		logprob := float64(C.logmath_log_to_ln(lmath, C.timbre_seg_prob(seg)))
 		words = append(words, TranscriptWord{
 			Text:    word,
@@ -410,7 +448,25 @@ func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error
 			Logprob: min(logprob, 0),
 		})
 	}
-	return words, nil
+	return words
+}
+
+// frameBase is the frame number the last utterance's segments start from. Measured: once a
+// decoder has searched a live utterance (a real-time session), its segments go on numbering
+// frames from its earlier utterances, batch ones included; the last segment ends on the
+// utterance's last frame, which gives the base.
+func frameBase(ps *C.ps_decoder_t) C.int {
+	n := C.int(C.ps_get_n_frames(ps))
+	last := C.int(-1)
+	for seg := C.ps_seg_iter(ps); seg != nil; seg = C.ps_seg_next(seg) {
+		var sf, ef C.int
+		C.ps_seg_frames(seg, &sf, &ef)
+		last = max(last, ef)
+	}
+	if n <= 0 || last < n {
+		return 0
+	}
+	return last - (n - 1)
 }
 
 // sphinxWord is the word as a transcript shows it: "" for silence and noise markers (<s>,

@@ -162,4 +162,3 @@ func (h *Handlers) parse(r *http.Request, stream bool) (*Request, error) {
 	}
 	return req, nil
 }
-

@@ -28,7 +28,7 @@ const (
 	Dubbing     Product = "dubbing"
 	VoiceDesign Product = "voice_design"
 	Isolation   Product = "isolation" // the voice isolator, in seconds of audio
-	Grant       Product = "grant" // credits bought or granted (Stripe)
+	Grant       Product = "grant"     // credits bought or granted (Stripe)
 )
 
 // Kind is the unit a product is measured in.

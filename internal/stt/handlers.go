@@ -44,6 +44,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/speech-to-text", h.convert, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("GET /v1/speech-to-text/transcripts/{transcription_id}", h.get, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("DELETE /v1/speech-to-text/transcripts/{transcription_id}", h.delete, httpx.Perm("speech_to_text"), feature)
+	rt.Authed("GET /v1/speech-to-text/realtime", h.realtime, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("POST /v1/audio/transcriptions", h.openAITranscribe, httpx.Perm("speech_to_text"), feature)
 	rt.Authed("POST /v1/forced-alignment", h.align, httpx.Perm("speech_to_text"), feature)
 

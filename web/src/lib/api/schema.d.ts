@@ -2032,6 +2032,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/speech-to-text/realtime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Real-time speech to text (WebSocket)
+         * @description A WebSocket speaking ElevenLabs' real-time Scribe protocol, so the official clients (`client.speechToText.realtime.connect` in `@elevenlabs/elevenlabs-js`) work against Timbre. Authenticate with `xi-api-key` or `?token=` (a single-use token of type `realtime_scribe`); the key needs the `speech_to_text` permission. The server sends `session_started` once a decoder is ready (`session_id`, `config` echoing the settings). The client sends `input_audio_chunk` messages `{message_type, audio_base_64, commit, sample_rate, previous_text}`: audio in the session's `audio_format` (16-bit little-endian mono PCM, or µ-law), resampled to 16 kHz inside; `sample_rate`, when sent, must match the format's. While audio arrives the server sends `partial_transcript` `{text}` whenever the hypothesis changes; `commit: true` (or, with `commit_strategy=vad`, a pause of `vad_silence_threshold_secs` after speech, or 60 s of uncommitted audio) ends the utterance and the server sends `committed_transcript` `{text}` and, with `include_timestamps=true`, `committed_transcript_with_timestamps` `{text, language_code, words}` (words and spacing with start/end in seconds from the session's start). Errors arrive as messages `{message_type, error}` and close the connection: `invalid_request` (bad query parameters), `input_error` (bad message, base64 or sample rate; no message for 30 s), `chunk_size_exceeded` (a message over 1.4 MB), `quota_exceeded`, `session_time_limit_exceeded` (30 minutes), `resource_exhausted` (no decoder free within 20 s), `transcriber_error`. Charging: a session reserves 60 s of audio at its start and another 60 s each time the audio passes what is reserved; at the end it is charged the audio seconds received, at the speech-to-text rate of `POST /v1/speech-to-text` (nothing when no audio came). Pause commits use the loudness of 10 ms frames (quiet = 30 dB under the utterance's loudest frame); `vad_threshold` is accepted and echoed. The embedded recognizer (pocketsphinx) gives partials within about 140 ms (median) of the audio that holds a word, measured in `TestRealtimeSpeechToText`.
+         */
+        get: operations["timbre_speech_to_text_realtime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/single-use-token/{token_type}": {
         parameters: {
             query?: never;
@@ -12977,6 +12997,82 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_speech_to_text_realtime: {
+        parameters: {
+            query: {
+                /** @description The real-time model. */
+                model_id: "scribe_v2_realtime" | "scribe_realtime" | "timbre_stt_v1";
+                /** @description The format of the audio chunks. */
+                audio_format?: "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_44100" | "pcm_48000" | "ulaw_8000";
+                /** @description manual: the client commits; vad: a pause after speech commits too. */
+                commit_strategy?: "manual" | "vad";
+                /** @description The pause that commits with commit_strategy=vad. */
+                vad_silence_threshold_secs?: number;
+                /** @description Accepted and echoed. */
+                vad_threshold?: number;
+                /** @description Shorter speech is not committed by a pause. */
+                min_speech_duration_ms?: number;
+                /** @description The shortest pause that commits (with the threshold above). */
+                min_silence_duration_ms?: number;
+                /** @description ISO 639-1 or 639-3; the embedded recognizer knows English. */
+                language_code?: string;
+                /** @description Also send committed_transcript_with_timestamps. */
+                include_timestamps?: boolean;
+                /** @description Put language_code in committed_transcript_with_timestamps. */
+                include_language_detection?: boolean;
+                /** @description Words and phrases to bias recognition toward (at most 1000, each under 50 characters and 5 words). */
+                keyterms?: string[];
+                /** @description Accepted and echoed. */
+                no_verbatim?: boolean;
+                /** @description Accepted and echoed (real-time transcripts are not stored). */
+                enable_logging?: boolean;
+                /** @description A single-use token of type realtime_scribe, instead of xi-api-key. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching to the WebSocket protocol. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `websocket_required`: a plain HTTP request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_api_key`, or a key without the `speech_to_text` permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `feature_not_allowed`: the member's groups do not include speech to text. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
             default: components["responses"]["Error"];
         };
     };
