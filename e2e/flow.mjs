@@ -76,8 +76,9 @@ for (const [seconds, want] of [[59, '94287082'], [1111111109, '07081804'], [2000
 /**
  * run drives one flow: fn({ browser, newPage, step, shot }) with a fresh browser; every page
  * made by newPage is watched for uncaught errors and 5xx answers. Exits the process.
+ * args adds Chromium flags (e.g. a fake microphone).
  */
-export async function run(flow, fn) {
+export async function run(flow, fn, { args = [] } = {}) {
   const baseUrl = env('TIMBRE_BASE_URL').replace(/\/$/, '');
   const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   const shots = process.env.TIMBRE_SCREENSHOTS || join(here, 'screenshots');
@@ -95,6 +96,7 @@ export async function run(flow, fn) {
       '--disable-component-update',
       '--disable-sync',
       '--autoplay-policy=no-user-gesture-required',
+      ...args,
     ],
   });
   const pageErrors = [];

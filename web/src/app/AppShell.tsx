@@ -18,6 +18,7 @@ import {
   UserIcon,
   BotIcon,
   GroupIcon,
+  IsolatorIcon,
   ListIcon,
   LockIcon,
   UsersIcon,
@@ -60,6 +61,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
       },
       { to: '/app/ai-classifier', label: 'AI Speech Classifier', icon: <SearchIcon size={16} /> },
       { to: '/app/speech-to-text', label: 'Speech to Text', icon: <TranscriptIcon size={16} /> },
+      { to: '/app/voice-isolator', label: 'Voice Isolator', icon: <IsolatorIcon size={16} /> },
     ],
   },
   {

@@ -20,6 +20,7 @@ import {
   SignUpRoute,
   TermsRoute,
   UsageRoute,
+  VoiceIsolatorRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
 import { SpeechToTextRoute } from './routes/SpeechToTextRoute';
@@ -78,6 +79,7 @@ export const routes: RouteObject[] = [
                   { path: '/app/ai-classifier', element: <AiClassifierRoute /> },
                   { path: '/app/speech-to-text', element: <SpeechToTextRoute /> },
                   { path: '/app/speech-to-text/:transcriptId', element: <SpeechToTextRoute /> },
+                  { path: '/app/voice-isolator', element: <VoiceIsolatorRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },
                   { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },

@@ -239,3 +239,15 @@ export const ListIcon = (p: IconProps) => (
     <path d="M8 6h13M8 12h13M8 18h13M3.5 6h.01M3.5 12h.01M3.5 18h.01" />
   </svg>
 );
+export const MicIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <rect x="9" y="2" width="6" height="12" rx="3" />
+    <path d="M5 10a7 7 0 0 0 14 0M12 17v5M8 22h8" />
+  </svg>
+);
+/** A voice lifted out of noise: tall bars in the middle, low ones around. */
+export const IsolatorIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M3 12h1M20 12h1M7 10v4M17 10v4M10 5v14M14 7v10" />
+  </svg>
+);

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { AiClassifierPage } from '@/features/ai-classifier';
 import { ApiKeysPage } from '@/features/api-keys';
@@ -11,7 +12,8 @@ import {
 import { MailboxPage } from '@/features/dev-mailbox';
 import { PrivacyPage, TermsPage } from '@/features/legal';
 import { SharePage } from '@/features/share';
-import { UsagePage } from '@/features/usage';
+import { subscriptionQueryKey, UsagePage } from '@/features/usage';
+import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 export function SignInRoute() {
@@ -62,4 +64,10 @@ export function PrivacyRoute() {
 export function AiClassifierRoute() {
   useDocumentTitle('AI Speech Classifier');
   return <AiClassifierPage />;
+}
+export function VoiceIsolatorRoute() {
+  useDocumentTitle('Voice Isolator');
+  const queryClient = useQueryClient();
+  // An isolation is charged: the credits in the sidebar's usage meter change.
+  return <VoiceIsolatorPage onIsolated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }

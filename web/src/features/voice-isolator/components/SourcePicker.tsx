@@ -1,0 +1,117 @@
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { Button } from '@/components/Button';
+import { cn } from '@/components/cn';
+import { MicIcon } from '@/components/icons';
+import { formatTime } from '@/lib/format';
+import { ACCEPTED_FILES, canRecord } from '../api/model';
+import { useRecorder } from '../hooks/useRecorder';
+
+/** The recording's running time, refreshed a few times a second. */
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span className="tabular-nums" data-testid="isolator-recording-time">
+      {formatTime((now - since) / 1000)}
+    </span>
+  );
+}
+
+/**
+ * Where the audio comes from: a dropped file, the file picker, or a recording from the
+ * microphone (offered only when the browser can record). Each hands a File to onFile.
+ */
+export function SourcePicker({ busy, onFile }: { busy: boolean; onFile: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [recordable] = useState(canRecord);
+  const recorder = useRecorder(onFile);
+  const recording = recorder.state.kind === 'recording' || recorder.state.kind === 'starting';
+  const disabled = busy || recording;
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file && !disabled) onFile(file);
+  };
+
+  return (
+    <section aria-label="Audio to clean up" className="space-y-3">
+      <div
+        data-testid="isolator-dropzone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          if (!disabled) setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        className={cn(
+          'flex flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed p-8 text-center transition-colors',
+          dragging ? 'border-gray-900 bg-gray-50 dark:border-white dark:bg-gray-900' : 'border-gray-300 dark:border-gray-700',
+          disabled && 'opacity-60',
+        )}
+      >
+        <p className="text-sm font-medium">Drop an audio or video file here</p>
+        <p className="text-xs text-gray-500">mp3, wav, m4a, ogg, flac, webm, mp4, … up to 500 MB and an hour long</p>
+        <div className="flex flex-wrap items-center justify-center gap-2">
+          <Button variant="outline" onClick={() => input.current?.click()} disabled={disabled}>
+            Choose a file
+          </Button>
+          {recordable && !recording && (
+            <Button variant="outline" onClick={() => void recorder.start()} disabled={busy}>
+              <MicIcon size={16} />
+              Record
+            </Button>
+          )}
+        </div>
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPTED_FILES}
+          className="sr-only"
+          aria-label="Audio file"
+          data-testid="isolator-file"
+          disabled={disabled}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = ''; // the same file may be chosen again
+            if (file) onFile(file);
+          }}
+        />
+      </div>
+
+      {recording && (
+        <div
+          role="status"
+          data-testid="isolator-recording"
+          className="flex flex-wrap items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-3 text-sm dark:border-red-900 dark:bg-red-950"
+        >
+          <span className="size-2.5 animate-pulse rounded-full bg-red-600" aria-hidden="true" />
+          {recorder.state.kind === 'starting' ? (
+            <span>Opening the microphone…</span>
+          ) : (
+            <span>
+              Recording <Elapsed since={recorder.state.kind === 'recording' ? recorder.state.since : Date.now()} />
+            </span>
+          )}
+          <span className="flex-1" />
+          <Button size="sm" onClick={recorder.stop} disabled={recorder.state.kind !== 'recording'}>
+            Stop and isolate
+          </Button>
+          <Button size="sm" variant="ghost" onClick={recorder.cancel}>
+            Discard
+          </Button>
+        </div>
+      )}
+      {recorder.state.kind === 'failed' && (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+          {recorder.state.message}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { VoiceIsolatorPage } from './components/VoiceIsolatorPage';
