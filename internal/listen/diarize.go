@@ -12,12 +12,16 @@ import (
 // recording (scaleByFrames), chunks are clustered by average-linkage agglomeration on the RMS
 // distance of their embeddings — until no two clusters are
 // closer than the threshold's cutoff and, when the caller gives NumSpeakers, at most that many
-// remain (the API's num_speakers is a maximum) — and chunks too short to embed reliably take the speaker of the nearest
-// cluster.
+// remain (the API's num_speakers is a maximum); a cluster with less than minSpeakerSec of
+// speech then joins its nearest (mergeSmall), and chunks too short to embed reliably take the
+// speaker of the nearest cluster.
 const (
 	chunkMaxSec = 2.0
 	chunkMinSec = 0.4 // shorter chunks are assigned after clustering
-	loudRangeDB = 30
+	// minSpeakerSec is the least speech (in clustered chunks) a speaker of its own must hold;
+	// a smaller cluster joins its nearest one (see mergeSmall).
+	minSpeakerSec = 1.5
+	loudRangeDB   = 30
 	// DefaultThreshold is ElevenLabs' default diarization_threshold.
 	DefaultThreshold = 0.22
 )
@@ -79,6 +83,11 @@ func diarizeSegments(samples []int16, segs []Segment, opts DiarizeOptions) []Tur
 		vecs[i] = emb[c]
 	}
 	labels := cluster(vecs, opts.NumSpeakers, cutoff(threshold))
+	durs := make([]float64, len(long))
+	for i, c := range long {
+		durs[i] = chunks[c].Duration()
+	}
+	labels = mergeSmall(vecs, labels, durs, minSpeakerSec)
 	centroids := centroidsOf(vecs, labels)
 
 	turns := make([]Turn, len(chunks))
@@ -225,6 +234,50 @@ func cluster(vecs [][]float64, k int, maxDist float64) []int {
 		next++
 	}
 	return labels
+}
+
+// mergeSmall folds every cluster holding less than minSec of speech into the cluster whose
+// centroid is nearest to it, smallest first, until each remaining one holds at least minSec
+// (or one is left). Two chunks of one sentence can lie as far apart as two voices do — their
+// statistics rest on a second of speech each, on different sounds — so a speaker is only told
+// apart on enough speech to be told apart on.
+func mergeSmall(vecs [][]float64, labels []int, durs []float64, minSec float64) []int {
+	for {
+		centroids := centroidsOf(vecs, labels)
+		k := len(centroids)
+		if k < 2 {
+			return labels
+		}
+		total := make([]float64, k)
+		for i, l := range labels {
+			total[l] += durs[i]
+		}
+		small := -1
+		for c := range k {
+			if total[c] < minSec && (small < 0 || total[c] < total[small]) {
+				small = c
+			}
+		}
+		if small < 0 {
+			return labels
+		}
+		into, bd := -1, math.Inf(1)
+		for c := range k {
+			if d := distance(centroids[c], centroids[small]); c != small && d < bd {
+				into, bd = c, d
+			}
+		}
+		// Relabel 0…k-2: small becomes into, the labels above small move down by one.
+		for i, l := range labels {
+			if l == small {
+				l = into
+			}
+			if l > small {
+				l--
+			}
+			labels[i] = l
+		}
+	}
 }
 
 func centroidsOf(vecs [][]float64, labels []int) [][]float64 {

@@ -167,3 +167,41 @@ func TestDiarizeThreeVoices(t *testing.T) {
 		t.Errorf("three voices: %d speakers, %.1f %% of words right", speakers(all), 100*got)
 	}
 }
+
+// TestDiarizeShortRecordings: a recording of one sentence is one speaker, whatever the voice
+// (the two halves of one sentence can lie as far apart as two voices: without a least amount
+// of speech per speaker, slt's single sentences split in about one case of four); and two
+// voices saying one sentence each are still told apart.
+func TestDiarizeShortRecordings(t *testing.T) {
+	sentences := append([]string{"It is a nice day to go for a walk in the park."}, enginetest.HarvardSentences()[:20]...)
+	for _, voice := range []string{"slt", "rms", "awb", "kal16"} {
+		for _, s := range sentences {
+			pcm, _ := conversation(t, []string{voice}, []string{s}, 0.5)
+			turns, err := listen.Diarize(pcm, listen.DiarizeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := speakers(turns); n != 1 {
+				t.Errorf("%s saying %q: %d speakers %+v", voice, s, n, turns)
+			}
+		}
+	}
+	hs := enginetest.HarvardSentences()
+	for _, pair := range [][]string{{"slt", "rms"}, {"slt", "kal16"}, {"awb", "slt"}} {
+		found := 0
+		for i := 0; i+1 < 20; i += 2 {
+			pcm, words := conversation(t, pair, hs[i:i+2], 0.5)
+			turns, err := listen.Diarize(pcm, listen.DiarizeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if speakers(turns) == 2 && attributed(turns, words) >= 0.9 {
+				found++
+			}
+		}
+		t.Logf("%v, one sentence each: two speakers, ≥ 90 %% of words right, in %d of 10", pair, found)
+		if found < 8 {
+			t.Errorf("%v, one sentence each: two speakers told apart in only %d of 10 recordings", pair, found)
+		}
+	}
+}

@@ -24,6 +24,49 @@ type ExportOptions struct {
 	MaxCharactersPerLine   *int     `json:"max_characters_per_line"`
 }
 
+// UnmarshalJSON reads an export's options under the reference's snake_case names and under the
+// camelCase ones the official JavaScript SDK sends: it passes additional_formats through as
+// written (`{"format":"srt","includeSpeakers":true}`), not through its snake_case serializer.
+// Where both spellings of one option are given, the snake_case one wins.
+func (o *ExportOptions) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	snake := make(map[string]json.RawMessage, len(fields))
+	for k, v := range fields {
+		if s := snakeCase(k); s != k {
+			if _, given := fields[s]; given {
+				continue
+			}
+			k = s
+		}
+		snake[k] = v
+	}
+	norm, err := json.Marshal(snake)
+	if err != nil {
+		return err
+	}
+	type plain ExportOptions // without this method
+	return json.Unmarshal(norm, (*plain)(o))
+}
+
+// snakeCase turns a camelCase name into snake_case ("maxSegmentDurationS" →
+// "max_segment_duration_s"); other names come back as they are.
+func snakeCase(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // ExportFormats are the formats additional_formats accepts.
 var ExportFormats = []string{"segmented_json", "docx", "pdf", "txt", "html", "srt"}
 

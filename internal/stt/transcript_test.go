@@ -203,3 +203,41 @@ func TestBuildSpeakersAndEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestExportOptionsCamelCase: the official JavaScript SDK sends additional_formats as written
+// by its caller, in camelCase; those options take effect as the snake_case ones do, and where
+// both spellings are given the snake_case one wins.
+func TestExportOptionsCamelCase(t *testing.T) {
+	var opts []ExportOptions
+	raw := `[{"format":"srt","includeSpeakers":true,"maxCharactersPerLine":12,"segmentOnSilenceLongerThanS":0.5,"maxSegmentDurationS":9,"maxSegmentChars":60},` +
+		`{"format":"txt","include_timestamps":true,"includeTimestamps":false}]`
+	if err := json.Unmarshal([]byte(raw), &opts); err != nil {
+		t.Fatal(err)
+	}
+	o := opts[0]
+	if o.Format != "srt" || o.IncludeSpeakers == nil || !*o.IncludeSpeakers || o.MaxCharactersPerLine == nil || *o.MaxCharactersPerLine != 12 ||
+		o.SegmentOnSilenceLonger == nil || *o.SegmentOnSilenceLonger != 0.5 || o.MaxSegmentDuration == nil || *o.MaxSegmentDuration != 9 ||
+		o.MaxSegmentChars == nil || *o.MaxSegmentChars != 60 {
+		t.Fatalf("camelCase options: %+v", o)
+	}
+	if o := opts[1]; o.IncludeTimestamps == nil || !*o.IncludeTimestamps {
+		t.Fatalf("include_timestamps beside includeTimestamps: %+v", o)
+	}
+
+	tr := Build(twoSentences, &Request{Granularity: "word", Diarize: true}, Heard{Turns: []listen.Turn{{Segment: listen.Segment{Start: 0, End: 10}}}})
+	srt, err := Export(tr, opts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(srt.Content, "[speaker_0]") {
+		t.Fatalf("includeSpeakers had no effect:\n%s", srt.Content)
+	}
+	for _, line := range strings.Split(srt.Content, "\n") {
+		if len(line) > 12 && strings.Contains(line, " ") && !strings.Contains(line, "-->") {
+			t.Fatalf("maxCharactersPerLine 12 had no effect: %q in\n%s", line, srt.Content)
+		}
+	}
+	if err := json.Unmarshal([]byte(`[{"format":"srt","includeSpeakers":"yes"}]`), &opts); err == nil {
+		t.Fatal("a camelCase option of the wrong type was accepted")
+	}
+}
