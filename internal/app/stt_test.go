@@ -216,7 +216,6 @@ func TestSpeechToTextBadInput(t *testing.T) {
 		{"unsupported language", mp3, map[string]any{"model_id": "scribe_v1", "language_code": "xx"}, "language_code"},
 		{"bad granularity", mp3, map[string]any{"model_id": "scribe_v1", "timestamps_granularity": "syllable"}, "timestamps_granularity"},
 		{"too many speakers", mp3, map[string]any{"model_id": "scribe_v1", "num_speakers": "33"}, "num_speakers"},
-		{"multichannel (not built)", mp3, map[string]any{"model_id": "scribe_v1", "use_multi_channel": "true"}, "use_multi_channel"},
 		{"entities (not built)", mp3, map[string]any{"model_id": "scribe_v1", "entity_detection": "all"}, "entity_detection"},
 		{"threshold without diarize", mp3, map[string]any{"model_id": "scribe_v1", "diarization_threshold": "0.3"}, "diarization_threshold"},
 		{"threshold with num_speakers", mp3, map[string]any{"model_id": "scribe_v1", "diarize": "true", "num_speakers": "2", "diarization_threshold": "0.3"}, "diarization_threshold"},
@@ -400,5 +399,30 @@ func TestSpeechToTextWebhook(t *testing.T) {
 	}
 	if n := countRows(t, e, "river_job WHERE kind = 'stt_transcribe'"); n != 1 {
 		t.Fatalf("%d transcription jobs", n)
+	}
+
+	// use_multi_channel: the job keeps the channels apart and delivers one transcript per channel.
+	stereo := mergeChannels(t, e.speakPCM(rachel, leftSentence, 0), e.speakPCM(adam, rightSentence, 0))
+	r = e.postForm("/v1/speech-to-text", "file", stereo, map[string]any{"model_id": "scribe_v1", "webhook": "true", "use_multi_channel": "true"}, "xi-api-key", e.key)
+	expect(t, r, http.StatusAccepted)
+	tid, _ = r.json(t)["transcription_id"].(string)
+	select {
+	case body := <-got:
+		var ev struct {
+			Data struct {
+				Transcription multichannelResponse `json:"transcription"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &ev); err != nil {
+			t.Fatal(err)
+		}
+		m := ev.Data.Transcription
+		if m.TranscriptionID != tid || len(m.Transcripts) != 2 || *m.Transcripts[1].ChannelIndex != 1 {
+			t.Fatalf("delivered: %s", body)
+		}
+		checkHeard(t, "delivered channel 0", m.Transcripts[0].Text, leftSentence, rightOnly)
+		checkHeard(t, "delivered channel 1", m.Transcripts[1].Text, rightSentence, leftOnly)
+	case <-time.After(60 * time.Second):
+		t.Fatal("no multichannel webhook delivery within 60 s")
 	}
 }

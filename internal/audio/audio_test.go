@@ -3,6 +3,7 @@ package audio
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -565,6 +566,66 @@ func TestDecodeAndProbe(t *testing.T) {
 	d, rate, _, codec, err = Probe(ctx, WAV(s, rate))
 	if err != nil || codec != "pcm_s16le" || rate != 44100 || math.Abs(d-2) > 0.1 {
 		t.Errorf("Probe(wav) = %v %d %q %v", d, rate, codec, err)
+	}
+}
+
+// interleavedWAV is a 16-bit WAV file with one channel per slice (all of the same length).
+func interleavedWAV(rate int, chans ...[]int16) []byte {
+	n, c := len(chans[0]), len(chans)
+	h := binary.LittleEndian.AppendUint32([]byte("RIFF"), uint32(36+2*n*c))
+	h = append(h, "WAVEfmt "...)
+	h = binary.LittleEndian.AppendUint32(h, 16)
+	h = binary.LittleEndian.AppendUint16(h, 1)
+	h = binary.LittleEndian.AppendUint16(h, uint16(c))
+	h = binary.LittleEndian.AppendUint32(h, uint32(rate))
+	h = binary.LittleEndian.AppendUint32(h, uint32(2*rate*c))
+	h = binary.LittleEndian.AppendUint16(h, uint16(2*c))
+	h = binary.LittleEndian.AppendUint16(h, 16)
+	h = append(h, "data"...)
+	h = binary.LittleEndian.AppendUint32(h, uint32(2*n*c))
+	for i := range n {
+		for _, ch := range chans {
+			h = binary.LittleEndian.AppendUint16(h, uint16(ch[i]))
+		}
+	}
+	return h
+}
+
+// DecodeChannels keeps each channel of a compressed multi-channel file apart, in order.
+func TestDecodeChannels(t *testing.T) {
+	requireFFmpeg(t)
+	ctx := context.Background()
+	freqs := []float64{440, 1000, 2500}
+	var chans [][]int16
+	for _, f := range freqs {
+		chans = append(chans, tone(f, 22050, 0.5))
+	}
+	flac, err := runFFmpeg(ctx, interleavedWAV(22050, chans...), "-hide_banner", "-loglevel", "error",
+		"-f", "wav", "-i", "pipe:0", "-c:a", "flac", "-f", "flac", "pipe:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, rate, err := DecodeChannels(ctx, flac)
+	if err != nil || rate != 22050 || len(got) != 3 {
+		t.Fatalf("DecodeChannels: %d channels at %d Hz, %v", len(got), rate, err)
+	}
+	for c, f := range freqs {
+		if len(got[c]) != len(chans[c]) {
+			t.Fatalf("channel %d: %d samples, want %d", c, len(got[c]), len(chans[c]))
+		}
+		for o, g := range freqs {
+			level := goertzel(got[c], rate, g)
+			if o == c && level < 8000 || o != c && level > 100 {
+				t.Errorf("channel %d (%g Hz): %g Hz at %.0f", c, f, g, level)
+			}
+		}
+	}
+	mono, _, err := DecodeChannels(ctx, WAV(tone(440, 16000, 0.2), 16000))
+	if err != nil || len(mono) != 1 || len(mono[0]) != 3200 {
+		t.Fatalf("mono: %d channels, %v", len(mono), err)
+	}
+	if _, _, err := DecodeChannels(ctx, []byte("not audio")); err == nil {
+		t.Error("DecodeChannels accepted garbage")
 	}
 }
 

@@ -138,6 +138,27 @@ func Decode(ctx context.Context, data []byte) (samples []int16, rate int, err er
 	return samples, rate, err
 }
 
+// DecodeChannels decodes like Decode but keeps the channels apart instead of mixing them down:
+// one slice of 16-bit samples per channel, in the file's channel order (left, right, … as
+// ffmpeg orders them), at the file's own sample rate. ffmpeg writes the channels interleaved in
+// one WAV stream and they are split here, so the file is read and decoded once whatever its
+// number of channels. A mono file gives one channel.
+func DecodeChannels(ctx context.Context, data []byte) (channels [][]int16, rate int, err error) {
+	if len(data) == 0 {
+		return nil, 0, errors.New("audio: no data to decode")
+	}
+	err = withTempFile(data, func(path string) error {
+		out, err := runFFmpeg(ctx, nil, "-hide_banner", "-loglevel", "error", "-nostdin", "-i", path,
+			"-vn", "-c:a", "pcm_s16le", "-f", "wav", "pipe:1")
+		if err != nil {
+			return err
+		}
+		channels, rate, err = parseWAVChannels(out)
+		return err
+	})
+	return channels, rate, err
+}
+
 // DecodeAs decodes data known to be in format f. Raw formats are decoded in Go; the rest go
 // through Decode.
 func DecodeAs(ctx context.Context, data []byte, f Format) ([]int16, int, error) {

@@ -74,45 +74,69 @@ func WAV(samples []int16, rate int) []byte {
 // parseWAV reads a 16-bit PCM WAV file (mono, or the first channel of a multi-channel file).
 // A data chunk whose size is larger than the file (as written to a pipe) runs to the end.
 func parseWAV(b []byte) ([]int16, int, error) {
-	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
-		return nil, 0, errors.New("audio: not a WAV file")
+	all, rate, channels, err := wavSamples(b)
+	if err != nil || channels == 1 {
+		return all, rate, err
 	}
-	var rate, channels int
+	mono := make([]int16, len(all)/channels)
+	for i := range mono {
+		mono[i] = all[i*channels]
+	}
+	return mono, rate, nil
+}
+
+// parseWAVChannels reads a 16-bit PCM WAV file of any number of channels: one slice of samples
+// per channel, in the file's channel order.
+func parseWAVChannels(b []byte) ([][]int16, int, error) {
+	all, rate, channels, err := wavSamples(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := len(all) / channels
+	out := make([][]int16, channels)
+	for c := range out {
+		ch := make([]int16, n)
+		for i := range ch {
+			ch[i] = all[i*channels+c]
+		}
+		out[c] = ch
+	}
+	return out, rate, nil
+}
+
+// wavSamples returns the interleaved samples of a 16-bit PCM WAV file, its rate and channels.
+func wavSamples(b []byte) (all []int16, rate, channels int, err error) {
+	if len(b) < 12 || string(b[:4]) != "RIFF" || string(b[8:12]) != "WAVE" {
+		return nil, 0, 0, errors.New("audio: not a WAV file")
+	}
 	for p := 12; p+8 <= len(b); {
 		id, size := string(b[p:p+4]), int(binary.LittleEndian.Uint32(b[p+4:]))
 		p += 8
 		switch id {
 		case "fmt ":
 			if size < 16 || p+16 > len(b) {
-				return nil, 0, errors.New("audio: short WAV fmt chunk")
+				return nil, 0, 0, errors.New("audio: short WAV fmt chunk")
 			}
 			format := binary.LittleEndian.Uint16(b[p:])
 			channels = int(binary.LittleEndian.Uint16(b[p+2:]))
 			rate = int(binary.LittleEndian.Uint32(b[p+4:]))
 			bitsPer := binary.LittleEndian.Uint16(b[p+14:])
 			if (format != 1 && format != 0xFFFE) || bitsPer != 16 || channels < 1 {
-				return nil, 0, errors.New("audio: WAV is not 16-bit PCM")
+				return nil, 0, 0, errors.New("audio: WAV is not 16-bit PCM")
 			}
 		case "data":
 			if rate == 0 {
-				return nil, 0, errors.New("audio: WAV data before fmt chunk")
+				return nil, 0, 0, errors.New("audio: WAV data before fmt chunk")
 			}
 			if size < 0 || p+size > len(b) {
 				size = len(b) - p
 			}
-			all := PCMSamples(b[p : p+size])
-			if channels == 1 {
-				return all, rate, nil
-			}
-			mono := make([]int16, len(all)/channels)
-			for i := range mono {
-				mono[i] = all[i*channels]
-			}
-			return mono, rate, nil
+			all = PCMSamples(b[p : p+size])
+			return all[:len(all)/channels*channels], rate, channels, nil
 		}
 		p += size + size&1 // chunks are word aligned
 	}
-	return nil, 0, errors.New("audio: WAV has no data chunk")
+	return nil, 0, 0, errors.New("audio: WAV has no data chunk")
 }
 
 // G.711 µ-law and A-law, after the public-domain Sun reference implementation (g711.c).

@@ -148,6 +148,34 @@ func DecodeForRecognition(ctx context.Context, data []byte) (PCM, error) {
 	return pcm, nil
 }
 
+// DecodeChannelsForRecognition is DecodeForRecognition keeping the file's channels apart: one
+// PCM at RecognitionRate per channel, in the file's channel order (one for a mono file), all of
+// the same length. Its errors are DecodeForRecognition's.
+func DecodeChannelsForRecognition(ctx context.Context, data []byte) ([]PCM, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrNotAudio)
+	}
+	chans, rate, err := audio.DecodeChannels(ctx, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: %v", ErrNotAudio, err)
+	}
+	out := make([]PCM, len(chans))
+	for i, samples := range chans {
+		out[i] = toRecognitionRate(PCM{Samples: samples, SampleRate: rate})
+	}
+	if len(out) == 0 || out[0].Seconds() < MinRecognitionSeconds {
+		secs := 0.0
+		if len(out) > 0 {
+			secs = out[0].Seconds()
+		}
+		return nil, fmt.Errorf("%w: %.3f s (at least %g s are needed)", ErrAudioTooShort, secs, MinRecognitionSeconds)
+	}
+	return out, nil
+}
+
 // toRecognitionRate resamples pcm to RecognitionRate when it has another rate.
 func toRecognitionRate(pcm PCM) PCM {
 	if pcm.SampleRate == RecognitionRate || pcm.SampleRate <= 0 {

@@ -139,10 +139,11 @@ func (s *Service) Align(ctx context.Context, c *access.Caller, audio []byte, tex
 	if err != nil {
 		return nil, err
 	}
-	pcm, err := s.decode(ctx, &Request{Audio: audio})
+	chans, err := s.decode(ctx, &Request{Audio: audio})
 	if err != nil {
 		return nil, err
 	}
+	pcm := chans[0] // mixed down to one channel
 	if pcm.Seconds() > MaxAlignmentSeconds {
 		return nil, errAudio("file", fmt.Sprintf("The audio is %.0f s long; forced alignment takes at most %d s.", pcm.Seconds(), MaxAlignmentSeconds))
 	}

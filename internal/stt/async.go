@@ -94,13 +94,29 @@ func (s *Service) checkWebhooks(ctx context.Context, workspaceID, webhookID stri
 
 func pendingKey(j *job) string { return "stt-pending/" + j.WorkspaceID + "/" + j.TranscriptID + ".pcm" }
 
-// storePCM keeps the decoded audio (16-bit little-endian, RecognitionRate) for the job.
+// storePCM keeps the decoded audio (16-bit little-endian, RecognitionRate) for the job: its
+// channels one after the other (all of the same length; see loadPCM).
 func (s *Service) storePCM(ctx context.Context, j *job) error {
-	data := make([]byte, 2*len(j.pcm.Samples))
-	for i, v := range j.pcm.Samples {
-		binary.LittleEndian.PutUint16(data[2*i:], uint16(v))
+	var data []byte
+	for _, pcm := range j.audio {
+		for _, v := range pcm.Samples {
+			data = binary.LittleEndian.AppendUint16(data, uint16(v))
+		}
 	}
 	return s.Blob.Put(ctx, pendingKey(j), data, "audio/pcm")
+}
+
+// loadPCM splits audio stored by storePCM into the job's channels.
+func loadPCM(j *job, data []byte) {
+	n := len(data) / 2 / j.channels()
+	j.audio = make([]engine.PCM, j.channels())
+	for c := range j.audio {
+		pcm := engine.PCM{Samples: make([]int16, n), SampleRate: engine.RecognitionRate}
+		for i := range pcm.Samples {
+			pcm.Samples[i] = int16(binary.LittleEndian.Uint16(data[2*(c*n+i):]))
+		}
+		j.audio[c] = pcm
+	}
 }
 
 func (s *Service) dropPCM(j *job) {
@@ -133,9 +149,11 @@ type TranscribeWorker struct {
 	Svc *Service
 }
 
-// Timeout lets a long file take its time (pocketsphinx runs at a few times real time).
+// Timeout lets a long file take its time (pocketsphinx runs at a few times real time; each
+// channel is as long as the file).
 func (w *TranscribeWorker) Timeout(job *river.Job[TranscribeArgs]) time.Duration {
-	return time.Duration(job.Args.Job.Seconds)*time.Second + 5*time.Minute
+	j := &job.Args.Job
+	return time.Duration(j.Seconds*float64(j.channels()))*time.Second + 5*time.Minute
 }
 
 // Work transcribes the stored audio and delivers the transcript.
@@ -147,10 +165,7 @@ func (w *TranscribeWorker) Work(ctx context.Context, job *river.Job[TranscribeAr
 		s.fail(j, fmt.Errorf("the uploaded audio is gone: %w", err))
 		return river.JobCancel(err)
 	}
-	j.pcm = engine.PCM{Samples: make([]int16, len(data)/2), SampleRate: engine.RecognitionRate}
-	for i := range j.pcm.Samples {
-		j.pcm.Samples[i] = int16(binary.LittleEndian.Uint16(data[2*i:]))
-	}
+	loadPCM(j, data)
 	t, err := s.run(ctx, j)
 	if err != nil {
 		return river.JobCancel(err) // run settled it: refunded and marked failed

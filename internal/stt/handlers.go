@@ -286,17 +286,30 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 		}
 		req.RawPCM = s == "pcm_s16le_16"
 	}
-	if s := field("multichannel_output_style"); s != "" && s != "separate" && s != "combined" {
-		v.Add("body", "multichannel_output_style", "enum", "Input should be 'separate' or 'combined'.")
+	// use_multi_channel: one speaker per channel, each channel its own speaker id, so neither
+	// diarize nor num_speakers applies (ElevenLabs refuses both with it). Without it,
+	// multichannel_output_style changes nothing.
+	req.ChannelStyle = StyleSeparate
+	if s := field("multichannel_output_style"); s != "" {
+		switch {
+		case s != StyleSeparate && s != StyleCombined:
+			v.Add("body", "multichannel_output_style", "enum", "Input should be 'separate' or 'combined'.")
+		case s == StyleCombined && req.MultiChannel && req.Granularity == "none":
+			v.Add("body", "multichannel_output_style", "value_error", "multichannel_output_style 'combined' orders the channels' words by time, so it needs timestamps: timestamps_granularity must not be 'none'.")
+		}
+		req.ChannelStyle = s
+	}
+	if req.MultiChannel && req.Diarize {
+		v.Add("body", "use_multi_channel", "value_error", "use_multi_channel cannot be combined with diarize=true: each channel is taken as one speaker (channel 0 is speaker_0, …); set diarize to false.")
+	}
+	if req.MultiChannel && req.NumSpeakers > 0 {
+		v.Add("body", "use_multi_channel", "value_error", "use_multi_channel cannot be combined with num_speakers: the number of speakers is the number of channels.")
 	}
 	// Features the embedded engines cannot do yet are refused by name rather than ignored (a
 	// caller relying on them must not get a transcript silently without them). no_verbatim needs
 	// nothing: pocketsphinx writes no fillers or false starts.
 	notYet := func(name, what string) {
 		v.Add("body", name, "value_error", what+" is not available on this server yet; send the request without "+name+".")
-	}
-	if req.MultiChannel {
-		notYet("use_multi_channel", "Transcribing each channel on its own")
 	}
 	if speakerLibrary {
 		notYet("use_speaker_library", "Matching speakers against a speaker library")

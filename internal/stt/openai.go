@@ -109,10 +109,11 @@ func (h *Handlers) openAITranscribe(w http.ResponseWriter, r *http.Request) erro
 	if err := v.Err(); err != nil {
 		return err
 	}
-	t, err := h.Svc.Transcribe(r.Context(), access.CallerFrom(r.Context()), req)
+	res, err := h.Svc.Transcribe(r.Context(), access.CallerFrom(r.Context()), req)
 	if err != nil {
 		return err
 	}
+	t := res.Single() // OpenAI's protocol has no channels: always one transcript
 	switch rf {
 	case "text":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

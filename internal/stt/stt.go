@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -76,7 +77,8 @@ type Request struct {
 	Keyterms       []string
 	Temperature    *float64
 	Seed           *int64
-	MultiChannel   bool
+	MultiChannel   bool   // use_multi_channel: one transcript per channel (see Multichannel)
+	ChannelStyle   string // multichannel_output_style: StyleSeparate (default) or StyleCombined
 	Exports        []ExportOptions
 	Logging        bool   // keep the transcript (enable_logging)
 	WebhookMeta    string // webhook_metadata, JSON
@@ -92,10 +94,10 @@ func errAudio(field, msg string) error {
 }
 
 // Transcribe decodes r's audio, charges its seconds, recognizes it and returns the transcript
-// (stored when r.Logging). Nothing is charged or stored when the audio cannot be decoded; a
-// recognizer failure refunds the charge and leaves no transcript. (Start is the asynchronous
-// form.)
-func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) (*Transcript, error) {
+// (stored when r.Logging); with r.MultiChannel, audio of several channels gives one transcript
+// per channel. Nothing is charged or stored when the audio cannot be decoded; a recognizer
+// failure refunds the charge and leaves no transcript. (Start is the asynchronous form.)
+func (s *Service) Transcribe(ctx context.Context, c *access.Caller, r *Request) (*Result, error) {
 	j, err := s.begin(ctx, c, r)
 	if err != nil {
 		return nil, err
@@ -108,11 +110,12 @@ type job struct {
 	WorkspaceID  string
 	TranscriptID string
 	Reservation  metering.Reservation
-	Seconds      float64
+	Seconds      float64 // the audio's duration (of each channel)
+	Channels     int     // transcribed apart (use_multi_channel); 0 or 1 = one
 	Cost         int64
-	AudioKey     string  // the kept upload of a logged transcript ("" = none)
-	Request      Request // without its audio (see Request.Audio)
-	pcm          engine.PCM
+	AudioKey     string       // the kept upload of a logged transcript ("" = none)
+	Request      Request      // without its audio (see Request.Audio)
+	audio        []engine.PCM // one per channel, at engine.RecognitionRate
 }
 
 // begin validates and decodes r and charges for it: the reservation, the transcript row (when
@@ -126,7 +129,7 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 			return nil, err
 		}
 	}
-	pcm, err := s.decode(ctx, r)
+	chans, err := s.decode(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -135,9 +138,11 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 		return nil, err
 	}
 	tier := plan.Get(ws.Tier)
-	j := &job{WorkspaceID: c.WorkspaceID, TranscriptID: store.NewID(), Seconds: pcm.Seconds(), Request: *r, pcm: pcm}
+	j := &job{WorkspaceID: c.WorkspaceID, TranscriptID: store.NewID(), Seconds: chans[0].Seconds(), Channels: len(chans), Request: *r, audio: chans}
 	j.Request.Audio = nil
-	j.Cost = plan.STTCredits(tier, j.Seconds)
+	// Each channel is billed at the audio's full duration, as ElevenLabs bills use_multi_channel
+	// ("cost scales linearly with the number of channels"); one channel costs what it always did.
+	j.Cost = plan.STTCredits(tier, j.Seconds) * int64(j.channels())
 	var audioType string
 	if r.Logging && s.Blob != nil {
 		if j.AudioKey, audioType, err = s.keepAudio(ctx, c.WorkspaceID, j.TranscriptID, r); err != nil {
@@ -182,8 +187,12 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 	return j, nil
 }
 
-// units is the job's audio in whole seconds (rounded up), as the ledger counts it.
-func (j *job) units() int64 { return int64(math.Ceil(j.Seconds)) }
+// units is the job's audio in whole seconds (rounded up) times its channels, as the ledger
+// counts it.
+func (j *job) units() int64 { return int64(math.Ceil(j.Seconds)) * int64(j.channels()) }
+
+// channels is how many channels the job transcribes apart (at least one).
+func (j *job) channels() int { return max(1, j.Channels) }
 
 // recognizer picks the engine for a language; an unknown language is a 422 naming language_code.
 func (s *Service) recognizer(language string) (engine.Recognizer, error) {
@@ -199,12 +208,16 @@ func (s *Service) recognizer(language string) (engine.Recognizer, error) {
 
 // run recognizes a begun job's audio and settles it: committed and stored on success, refunded
 // and marked failed otherwise.
-func (s *Service) run(ctx context.Context, j *job) (*Transcript, error) {
+func (s *Service) run(ctx context.Context, j *job) (*Result, error) {
 	r := &j.Request
 	rec, err := s.recognizer(r.LanguageCode)
-	var t *Transcript
+	var t *Result
 	if err == nil {
-		t, err = s.recognize(ctx, rec, &j.Reservation, j.pcm, r)
+		// Keep the reservation alive meanwhile (a long file takes minutes), so that it is not
+		// settled as stale.
+		stop := s.keepAlive(ctx, &j.Reservation)
+		t, err = recognize(ctx, rec, j.audio, r)
+		stop()
 	}
 	if err != nil {
 		s.fail(j, err)
@@ -222,18 +235,66 @@ func (s *Service) run(ctx context.Context, j *job) (*Transcript, error) {
 		}
 		return nil, errs.Errorf(errs.Upstream, "transcription_failed", "The speech recognizer failed: %v", err)
 	}
-	t.TranscriptionID = j.TranscriptID
+	t.setID(j.TranscriptID)
 	if err := s.finish(ctx, j, t); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
-// recognize runs the recognizer, keeping the reservation alive (a long file takes minutes) so
-// that it is not settled as stale meanwhile.
-func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *metering.Reservation, pcm engine.PCM, r *Request) (*Transcript, error) {
-	stop := s.keepAlive(ctx, res)
-	defer stop()
+// recognize runs the recognizer on each channel (one, unless r.MultiChannel found several; in
+// parallel, as many at once as the recognizer's own pool lets through) and shapes the result
+// as r asks.
+func recognize(ctx context.Context, rec engine.Recognizer, chans []engine.PCM, r *Request) (*Result, error) {
+	if len(chans) == 1 {
+		t, err := transcribeChannel(ctx, rec, chans[0], r)
+		if err != nil {
+			return nil, err
+		}
+		if err := addExports(t, r); err != nil {
+			return nil, err
+		}
+		return &Result{Transcript: t}, nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ts := make([]Transcript, len(chans))
+	var wg sync.WaitGroup
+	for i, pcm := range chans {
+		wg.Go(func() {
+			t, err := transcribeChannel(ctx, rec, pcm, r)
+			if err != nil {
+				cancel(fmt.Errorf("channel %d: %w", i, err))
+				return
+			}
+			markChannel(t, i)
+			ts[i] = *t
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	if r.ChannelStyle == StyleCombined {
+		t := Combine(ts)
+		if err := addExports(t, r); err != nil {
+			return nil, err
+		}
+		return &Result{Transcript: t}, nil
+	}
+	m := &Multichannel{Transcripts: ts}
+	for i := range ts {
+		if err := addExports(&ts[i], r); err != nil {
+			return nil, err
+		}
+		m.AudioDurationSecs += ts[i].AudioDurationSecs
+	}
+	m.AudioDurationSecs = round3(m.AudioDurationSecs)
+	return &Result{Multichannel: m}, nil
+}
+
+// transcribeChannel recognizes one channel (mono audio) and shapes its transcript.
+func transcribeChannel(ctx context.Context, rec engine.Recognizer, pcm engine.PCM, r *Request) (*Transcript, error) {
 	tr, err := rec.Transcribe(ctx, pcm, engine.TranscribeOptions{Language: r.LanguageCode, Keyterms: r.Keyterms, Temperature: r.Temperature})
 	if err != nil {
 		return nil, err
@@ -242,15 +303,19 @@ func (s *Service) recognize(ctx context.Context, rec engine.Recognizer, res *met
 	if err != nil {
 		return nil, err
 	}
-	t := Build(tr, r, heard)
+	return Build(tr, r, heard), nil
+}
+
+// addExports renders the exports r asks for (additional_formats) of t into t.
+func addExports(t *Transcript, r *Request) error {
 	for _, o := range r.Exports {
 		f, err := Export(t, o)
 		if err != nil {
-			return nil, fmt.Errorf("export %s: %w", o.Format, err)
+			return fmt.Errorf("export %s: %w", o.Format, err)
 		}
 		t.AdditionalFormats = append(t.AdditionalFormats, f)
 	}
-	return t, nil
+	return nil
 }
 
 // hear finds what r asks for beside the words: speaker turns (diarize) and audio events
@@ -294,7 +359,7 @@ func (s *Service) keepAlive(ctx context.Context, res *metering.Reservation) (sto
 const heartbeatEvery = 30 * time.Second
 
 // finish commits the charge and stores the finished transcript in one transaction.
-func (s *Service) finish(ctx context.Context, j *job, t *Transcript) error {
+func (s *Service) finish(ctx context.Context, j *job, t *Result) error {
 	ctx = context.WithoutCancel(ctx) // the work is done: a client that left still pays for it
 	r := &j.Request
 	var result []byte
@@ -311,14 +376,15 @@ func (s *Service) finish(ctx context.Context, j *job, t *Transcript) error {
 		if !r.Logging && !r.Webhook {
 			return nil
 		}
-		err := tx.FinishTranscript(ctx, j.WorkspaceID, j.TranscriptID, store.TranscriptCompleted, t.LanguageCode, string(result), "", s.now().Unix())
+		one := t.Single()
+		err := tx.FinishTranscript(ctx, j.WorkspaceID, j.TranscriptID, store.TranscriptCompleted, one.LanguageCode, string(result), "", s.now().Unix())
 		if errors.Is(err, store.ErrNotFound) {
 			return nil // deleted while it ran: the caller still gets it
 		}
 		if err != nil {
 			return err
 		}
-		return tx.SetTranscriptPreview(ctx, j.WorkspaceID, t.TranscriptionID, preview(t.Text))
+		return tx.SetTranscriptPreview(ctx, j.WorkspaceID, j.TranscriptID, preview(one.Text))
 	})
 }
 
@@ -341,37 +407,48 @@ func (s *Service) fail(j *job, cause error) {
 	})
 }
 
-// decode turns the request's audio into 16 kHz mono PCM; undecodable or too short audio is a
-// 422 naming the file field.
-func (s *Service) decode(ctx context.Context, r *Request) (engine.PCM, error) {
-	if r.RawPCM {
+// decode turns the request's audio into 16 kHz mono PCM: one channel, or with r.MultiChannel
+// one per channel of the file (at most MaxChannels); undecodable or too short audio is a 422
+// naming the file field.
+func (s *Service) decode(ctx context.Context, r *Request) ([]engine.PCM, error) {
+	if r.RawPCM { // raw PCM is mono: one transcript even with use_multi_channel
 		if len(r.Audio)%2 != 0 {
-			return engine.PCM{}, errAudio("file", "With file_format pcm_s16le_16 the file must be 16-bit samples (an even number of bytes).")
+			return nil, errAudio("file", "With file_format pcm_s16le_16 the file must be 16-bit samples (an even number of bytes).")
 		}
 		pcm := engine.PCM{Samples: make([]int16, len(r.Audio)/2), SampleRate: engine.RecognitionRate}
 		for i := range pcm.Samples {
 			pcm.Samples[i] = int16(uint16(r.Audio[2*i]) | uint16(r.Audio[2*i+1])<<8)
 		}
 		if pcm.Seconds() < engine.MinRecognitionSeconds {
-			return engine.PCM{}, errAudio("file", fmt.Sprintf("The audio is %.0f ms long; at least 100 ms is needed.", 1000*pcm.Seconds()))
+			return nil, errAudio("file", fmt.Sprintf("The audio is %.0f ms long; at least 100 ms is needed.", 1000*pcm.Seconds()))
 		}
-		return pcm, nil
+		return []engine.PCM{pcm}, nil
 	}
-	pcm, err := engine.DecodeForRecognition(ctx, r.Audio)
+	var chans []engine.PCM
+	var err error
+	if r.MultiChannel {
+		chans, err = engine.DecodeChannelsForRecognition(ctx, r.Audio)
+	} else {
+		var pcm engine.PCM
+		pcm, err = engine.DecodeForRecognition(ctx, r.Audio)
+		chans = []engine.PCM{pcm}
+	}
 	switch {
 	case errors.Is(err, engine.ErrAudioTooShort):
-		return engine.PCM{}, errAudio("file", "The audio is shorter than 100 ms.")
+		return nil, errAudio("file", "The audio is shorter than 100 ms.")
 	case errors.Is(err, engine.ErrNotAudio):
-		return engine.PCM{}, errAudio("file", "The file is not audio or video that can be decoded (or it is corrupt).")
+		return nil, errAudio("file", "The file is not audio or video that can be decoded (or it is corrupt).")
 	case err != nil:
-		return engine.PCM{}, err
+		return nil, err
+	case len(chans) > MaxChannels:
+		return nil, errAudio("use_multi_channel", fmt.Sprintf("The audio has %d channels; use_multi_channel transcribes at most %d. Send it without use_multi_channel to transcribe the channels mixed together.", len(chans), MaxChannels))
 	}
-	return pcm, nil
+	return chans, nil
 }
 
 // Get returns a stored transcript of the caller's workspace: the finished transcript, or a 404
 // while it is processing (ElevenLabs answers the same until it is ready) or when it failed.
-func (s *Service) Get(ctx context.Context, c *access.Caller, id string) (*Transcript, error) {
+func (s *Service) Get(ctx context.Context, c *access.Caller, id string) (*Result, error) {
 	row, err := s.DB.Transcript(ctx, c.WorkspaceID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errTranscriptNotFound
@@ -385,7 +462,7 @@ func (s *Service) Get(ctx context.Context, c *access.Caller, id string) (*Transc
 	case store.TranscriptFailed:
 		return nil, errs.Errorf(errs.NotFound, "transcript_failed", "The transcription failed: %s", row.Error)
 	}
-	var t Transcript
+	var t Result
 	if err := json.Unmarshal([]byte(row.Result), &t); err != nil {
 		return nil, err
 	}

@@ -28,13 +28,15 @@ type Transcript struct {
 // Word is one entry of a transcript's words: a word, the spacing between two words, or an
 // audio event. Start and End are null when timestamps were not asked for.
 type Word struct {
-	Text       string      `json:"text"`
-	Start      *float64    `json:"start"`
-	End        *float64    `json:"end"`
-	Type       string      `json:"type"` // word, spacing or audio_event
-	SpeakerID  *string     `json:"speaker_id,omitempty"`
-	Logprob    float64     `json:"logprob"`
-	Characters []Character `json:"characters,omitempty"`
+	Text      string   `json:"text"`
+	Start     *float64 `json:"start"`
+	End       *float64 `json:"end"`
+	Type      string   `json:"type"` // word, spacing or audio_event
+	SpeakerID *string  `json:"speaker_id,omitempty"`
+	// ChannelIndex is the channel the entry was heard on (use_multi_channel only).
+	ChannelIndex *int        `json:"channel_index,omitempty"`
+	Logprob      float64     `json:"logprob"`
+	Characters   []Character `json:"characters,omitempty"`
 }
 
 // Character is one character of a word with its time (timestamps_granularity=character).

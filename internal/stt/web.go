@@ -190,10 +190,13 @@ func viewOf(row *store.Transcript) (*View, error) {
 	if row.State != store.TranscriptCompleted || result == "" {
 		return v, nil
 	}
-	v.Transcript = &Transcript{}
-	if err := json.Unmarshal([]byte(result), v.Transcript); err != nil {
+	// A multichannel transcript shows as one: its channels' words in time order, each channel
+	// its own speaker (an edit stores it so).
+	var res Result
+	if err := json.Unmarshal([]byte(result), &res); err != nil {
 		return nil, err
 	}
+	v.Transcript = res.Single()
 	v.Transcript.AdditionalFormats = nil
 	v.Speakers = Speakers(v.Transcript)
 	return v, nil
