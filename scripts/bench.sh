@@ -18,7 +18,8 @@
 #         real-time pace (goal: p50 ≤ 300 ms from the chunk that completes a word)
 #      e. batch speed on 42 s of speech vs. `pocketsphinx_batch` (goals: ≥ 1× the command with one
 #         decoder, ≥ 1.8× with two, splitting at pauses)
-#      (about 4–5 minutes on an idle 2-core machine, most of it pocketsphinx decoding)
+#      (about 3 minutes on 2 cores, most of it pocketsphinx decoding; the batch speed is the best of
+#      as many rounds as BENCH_TIME allows, one by default: on a busy machine use BENCH_TIME=3x)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
 # internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency); they run
