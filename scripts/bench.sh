@@ -8,26 +8,55 @@
 #      search hit, search miss, voice filter (goal: p99 < 20 ms)
 #   4. intelligibility: 40 Harvard sentences by every flite voice through Timbre at its defaults and
 #      through the `flite` command, transcribed by pocketsphinx (goal: mean WER cost ≤ 1 point)
-# The benchmarks are in internal/app/bench_test.go (they run only with -bench). The raw `go test`
-# output scrolls by and is kept in a file; a table with the goals follows.
+#   5. listening (speech to text, issue 8 §5), the figures whose floors the tests assert:
+#      a. English WER of the embedded recognizer vs. the `pocketsphinx_batch` command on Harvard
+#         sentences 1–10 by each flite voice (goal: no worse, within the test's 2 points)
+#      b. diarization of two flite voices taking turns (goal: 2 speakers, ≥ 90 % of words right)
+#      c. isolation of speech mixed with white, pink and hum noise at 0 dB SNR (goals: the noise
+#         floor in the pauses falls ≥ 15 dB; the recognizer's WER does not rise)
+#      d. real-time partial latency: 7 s of speech streamed to /v1/speech-to-text/realtime at
+#         real-time pace (goal: p50 ≤ 300 ms from the chunk that completes a word)
+#      e. batch speed on 42 s of speech vs. `pocketsphinx_batch` (goals: ≥ 1× the command with one
+#         decoder, ≥ 1.8× with two, splitting at pauses)
+#      (about 3 minutes on 2 cores, most of it pocketsphinx decoding; the batch speed is the best of
+#      as many rounds as BENCH_TIME allows, one by default: on a busy machine use BENCH_TIME=3x)
+# The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
+# (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
+# internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency); they run
+# only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
+# goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound]   (default: all four)
-# BENCH_TIME is go test's -benchtime for every benchmark (default 6s). Seeding 1,000,001 history
-# rows per database and transcribing 320 utterances with pocketsphinx take minutes of their own. One `go test` runs them all, so every row measures the same build even
-# while the tree is being edited. PostgreSQL: TIMBRE_TEST_POSTGRES_URL (the Makefile sets it).
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen]   (default: all five)
+# BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
+# that take longer than that per iteration run once). Seeding 1,000,001 history rows per
+# database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
+# `go test` runs them all (its packages one after the other, -p 1), so every row measures the
+# same build even while the tree is being edited. PostgreSQL: TIMBRE_TEST_POSTGRES_URL (the
+# Makefile sets it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen)
 regex=""
+pkgs=()
+add_pkgs() { # adds packages to pkgs, each once
+  local p q
+  for p in "$@"; do
+    for q in ${pkgs[@]+"${pkgs[@]}"}; do [ "$p" = "$q" ] && continue 2; done
+    pkgs+=("$p")
+  done
+}
 for g in "${groups[@]}"; do
   case "$g" in
-    ttfb) b=BenchmarkStreamTTFB ;;
-    throughput) b=BenchmarkStreamThroughput ;;
-    history) b=BenchmarkHistoryList ;;
-    sound) b=BenchmarkSoundRoundTrip ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history or sound)" >&2; exit 2 ;;
+    ttfb) b=BenchmarkStreamTTFB; add_pkgs ./internal/app/ ;;
+    throughput) b=BenchmarkStreamThroughput; add_pkgs ./internal/app/ ;;
+    history) b=BenchmarkHistoryList; add_pkgs ./internal/app/ ;;
+    sound) b=BenchmarkSoundRoundTrip; add_pkgs ./internal/app/ ;;
+    listen)
+      b="BenchmarkPocketsphinxWER|BenchmarkDiarize|BenchmarkRNNoiseIsolation|BenchmarkRealtimePartialLatency|BenchmarkPocketsphinxTranscribe"
+      add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound or listen)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -35,7 +64,7 @@ done
 out=$(mktemp "${TMPDIR:-/tmp}/timbre-bench.XXXXXX")
 started=$(date +%s)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
-cmd=(go test ./internal/app/ -run '^$' -bench "^($regex)\$" -benchtime "${BENCH_TIME:-6s}" -count 1 -timeout 90m)
+cmd=(go test "${pkgs[@]}" -p 1 -run '^$' -bench "^($regex)\$" -benchtime "${BENCH_TIME:-6s}" -count 1 -timeout 90m)
 echo "== ${cmd[*]}"
 status=0
 "${cmd[@]}" 2>&1 | tee "$out" || status=1
@@ -70,6 +99,30 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
     c = metric("cost-points")
     if (p[2] == "mean") snd_mean = sprintf("  %-22s %10s %10s %+9.1f     <= 1 point   %s", "mean", "", "", c, verdict(c <= 1))
     else snd[++ns] = sprintf("  %-22s %8.1f %% %8.1f %% %+9.1f", p[2], metric("timbre-wer-%"), metric("raw-wer-%"), c)
+  } else if (p[1] == "BenchmarkPocketsphinxWER" && n == 1) {
+    nv = split("slt awb rms kal16", vs, " ")
+    for (i = 1; i <= nv; i++) if (metric(vs[i] "-wer-%") >= 0) {
+      o = metric(vs[i] "-wer-%"); k = metric(vs[i] "-cmd-wer-%")
+      wer[++nw] = sprintf("  %-22s %10.1f %% %10.1f %% %+10.1f", vs[i], o, k, o - k)
+    }
+    o = metric("wer-%"); k = metric("cmd-wer-%"); tol = metric("tolerance-points")
+    wer[++nw] = sprintf("  %-22s %10.2f %% %10.2f %% %+10.2f   <= cmd + %g points   %s", "all " metric("utterances") " utterances", o, k, o - k, tol, verdict(o <= k + tol))
+  } else if (p[1] == "BenchmarkDiarize" && n == 3) {
+    sp = metric("speakers"); r = metric("right-%")
+    dia[++nd] = sprintf("  %-10s %-6s %8d %9.1f %% of %3d   2, >= 90 %%   %-6s %8.0fx", p[2], p[3], sp, r, metric("words"), verdict(sp == 2 && r >= 90), metric("x_realtime"))
+  } else if (p[1] == "BenchmarkRNNoiseIsolation" && n == 2) {
+    d = metric("floor-drop-dB"); wn = metric("noisy-wer-%"); wc = metric("isolated-wer-%")
+    iso[++ni] = sprintf("  %-6s %8.1f dB   >= 15 dB   %-6s %9.1f %% %9.1f %%   not higher   %-6s %7.1fx", p[2], d, verdict(d >= 15), wn, wc, verdict(wc <= wn), metric("x-rt"))
+  } else if (p[1] == "BenchmarkRealtimePartialLatency" && n == 1) {
+    p50 = metric("p50-ms")
+    rt = sprintf("  %8.0f ms %8.0f ms %6d of %3d %10.1f   p50 <= 300 ms   %s", p50, metric("p90-ms"), metric("words-timed"), metric("words"), metric("partials/s"), verdict(p50 <= 300))
+  } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
+    bs[1] = sprintf("  %-34s %10.2fx %10s %9.3f", "pocketsphinx_batch (one process)", metric("cmd-x-rt"), "1.00x", metric("cmd-cpu-per-s"))
+    for (w = 1; w <= 2; w++) {
+      v = metric("w" w "-vs-cmd"); goal = w == 1 ? 1 : 1.8
+      bs[w + 1] = sprintf("  %-34s %10.2fx %9.2fx %9.3f   >= %.1fx the command   %s", "recognizer, " w " decoder" (w > 1 ? "s" : ""), metric("w" w "-x-rt"), v, metric("w" w "-cpu-per-s"), goal, verdict(v >= goal))
+    }
+    nb = 3; load_ms = metric("load-ms")
   }
 }
 END {
@@ -111,6 +164,44 @@ END {
     printf "  %-22s %10s %10s %9s\n", "voice", "Timbre WER", "raw WER", "cost"
     for (i = 1; i <= ns; i++) print snd[i]
     print snd_mean
+  }
+  if (nw || nd || ni || rt != "" || nb) {
+    print ""
+    print "5. Listening — the embedded recognizer (pocketsphinx through cgo) and what surrounds it, on Timbre’s flite voices"
+  }
+  if (nw) {
+    print "a. English word error rate — Harvard sentences 1–10 by each flite voice, 16 kHz: the recognizer (2 decoders) vs."
+    print "   the pocketsphinx_batch command (default settings) on the same audio. The test allows 2 points: the recognizer"
+    print "   decodes with the front end’s VAD off, so a few utterances decode differently, some better, some worse."
+    printf "  %-22s %12s %12s %11s   %-19s %s\n", "voice", "recognizer", "command", "difference", "goal", "result"
+    for (i = 1; i <= nw; i++) print wer[i]
+  }
+  if (nd) {
+    print "b. Diarization — ten Harvard sentences, two flite voices taking turns with 0.7 s pauses; auto: the number of"
+    print "   speakers unknown (default threshold), n2: num_speakers 2; right: words whose turn has their true speaker"
+    printf "  %-10s %-6s %8s %18s   %-12s %-6s %9s\n", "voices", "option", "speakers", "words right", "goal", "result", "speed"
+    for (i = 1; i <= nd; i++) print dia[i]
+  }
+  if (ni) {
+    print "c. Isolation (RNNoise) — four Harvard sentences by rms with 0.8 s pauses, mixed with noise at 0 dB SNR; floor:"
+    print "   the noise level in the pauses, before minus after; WER: the recognizer, sentence by sentence, before and after"
+    printf "  %-6s %11s   %-10s %-6s %11s %11s   %-12s %-6s %8s\n", "noise", "floor drop", "goal", "result", "WER noisy", "isolated", "goal", "result", "speed"
+    for (i = 1; i <= ni; i++) print iso[i]
+  }
+  if (rt != "") {
+    print "d. Real-time partial latency — 7 s of Timbre’s speech (Rachel, pcm_16000) streamed to /v1/speech-to-text/realtime"
+    print "   in 100 ms chunks at real-time pace: per word said once, from sending the chunk that completes the word to the"
+    print "   first partial_transcript that has it (negative: guessed before its end was sent)"
+    printf "  %11s %11s %13s %10s   %-15s %s\n", "p50", "p90", "words timed", "partials/s", "goal", "result"
+    print rt
+  }
+  if (nb) {
+    print "e. Batch transcription speed — Harvard sentences 1–12 by slt with 0.6 s pauses (about 42 s) as one audio, best"
+    print "   round; the command decodes it as one utterance (its own decoding time); the recognizer, decoders loaded, cuts"
+    printf "   it at pauses and decodes the pieces with 1 or 2 decoders (one decoder loads in %d ms). CPU s/s: CPU seconds per\n", load_ms
+    print "   second of audio. Goals (issue 8): at least as fast as the command with one core, close to twice that with two."
+    printf "  %-34s %11s %10s %9s   %-21s %s\n", "decoder", "x real time", "vs command", "CPU s/s", "goal", "result"
+    for (i = 1; i <= nb; i++) print bs[i]
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total

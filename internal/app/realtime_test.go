@@ -43,7 +43,12 @@ type rtMessage struct {
 
 // dialRealtime opens the real-time WebSocket with the query and headers given.
 func (e *env) dialRealtime(query string, hdr http.Header) (*websocket.Conn, *http.Response, error) {
-	url := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/v1/speech-to-text/realtime?" + query
+	return dialRealtimeAt(e.srv.URL, query, hdr)
+}
+
+// dialRealtimeAt opens the real-time WebSocket of the server at srvURL (http://…).
+func dialRealtimeAt(srvURL, query string, hdr http.Header) (*websocket.Conn, *http.Response, error) {
+	url := "ws" + strings.TrimPrefix(srvURL, "http") + "/v1/speech-to-text/realtime?" + query
 	return websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPHeader: hdr})
 }
 
@@ -69,7 +74,7 @@ func collect(conn *websocket.Conn) (msgs func() []rtMessage, done chan struct{})
 	return func() []rtMessage { mu.Lock(); defer mu.Unlock(); return slices.Clone(all) }, done
 }
 
-func waitFor(t *testing.T, msgs func() []rtMessage, typ string, n int, within time.Duration) []rtMessage {
+func waitFor(t testing.TB, msgs func() []rtMessage, typ string, n int, within time.Duration) []rtMessage {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
@@ -88,7 +93,7 @@ func waitFor(t *testing.T, msgs func() []rtMessage, typ string, n int, within ti
 	return nil
 }
 
-func send(t *testing.T, conn *websocket.Conn, m map[string]any) {
+func send(t testing.TB, conn *websocket.Conn, m map[string]any) {
 	t.Helper()
 	data, _ := json.Marshal(m)
 	if err := conn.Write(context.Background(), websocket.MessageText, data); err != nil {
@@ -101,45 +106,116 @@ func plainWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
 }
 
+// realtimeSession is 16 kHz speech streamed to the real-time route in 100 ms chunks at
+// real-time pace, then committed: every message that came back and when each chunk was sent.
+type realtimeSession struct {
+	conn      *websocket.Conn
+	done      chan struct{} // closed when the connection is
+	msgs      func() []rtMessage
+	sentAt    []time.Time // sentAt[i]: when the chunk holding audio [i/10 s, (i+1)/10 s) was sent
+	committed rtMessage   // committed_transcript_with_timestamps
+	plain     rtMessage   // committed_transcript
+	seconds   float64
+}
+
+// streamRealtime opens a session at the server (srvURL) with the key (include_timestamps on),
+// checks session_started, streams pcm (s16le at 16 kHz) at real-time pace, commits and waits for
+// the committed transcripts. The caller closes the connection.
+func streamRealtime(tb testing.TB, srvURL, key string, pcm []byte) *realtimeSession {
+	tb.Helper()
+	conn, _, err := dialRealtimeAt(srvURL, "model_id=scribe_v2_realtime&audio_format=pcm_16000&include_timestamps=true", http.Header{"xi-api-key": {key}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &realtimeSession{conn: conn, seconds: float64(len(pcm)/2) / 16000}
+	s.msgs, s.done = collect(conn)
+	started := waitFor(tb, s.msgs, "session_started", 1, 30*time.Second)[0]
+	if started.SessionID == "" || started.Config == nil || started.Config.SampleRate != 16000 || started.Config.CommitStrategy != "manual" {
+		conn.CloseNow()
+		tb.Fatalf("session_started: %+v", started)
+	}
+	const chunk = 3200 // 100 ms
+	t0 := time.Now()
+	for i := 0; i*chunk < len(pcm); i++ {
+		time.Sleep(time.Until(t0.Add(time.Duration(i) * 100 * time.Millisecond)))
+		s.sentAt = append(s.sentAt, time.Now())
+		send(tb, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": base64.StdEncoding.EncodeToString(pcm[i*chunk : min((i+1)*chunk, len(pcm))]), "commit": false, "sample_rate": 16000})
+	}
+	send(tb, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": "", "commit": true, "sample_rate": 16000})
+	s.committed = waitFor(tb, s.msgs, "committed_transcript_with_timestamps", 1, 30*time.Second)[0]
+	s.plain = waitFor(tb, s.msgs, "committed_transcript", 1, time.Second)[0]
+	return s
+}
+
+// partials are the partial transcripts the session received, in order.
+func (s *realtimeSession) partials() []rtMessage {
+	var out []rtMessage
+	for _, m := range s.msgs() {
+		if m.MessageType == "partial_transcript" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// partialLatencies is, for each word of the committed transcript said only once, the time from
+// sending the 100 ms chunk that holds the word's end to the first partial transcript that has
+// the word (negative: the word was guessed before its end was sent), sorted; and how many words
+// the committed transcript has.
+func (s *realtimeSession) partialLatencies(tb testing.TB) (lat []time.Duration, words int) {
+	tb.Helper()
+	partials := s.partials()
+	var ws []string
+	var ends []float64
+	for _, w := range s.committed.Words {
+		if w.Type == "word" && w.End != nil {
+			ws = append(ws, plainWords(w.Text)...)
+			ends = append(ends, *w.End)
+		}
+	}
+	if len(ws) != len(ends) {
+		tb.Fatalf("words %v", ws)
+	}
+	for i, end := range ends {
+		if slices.Index(ws, ws[i]) != i || slices.Contains(ws[i+1:], ws[i]) {
+			continue // "the" would match another "the": only words said once are timed
+		}
+		c := min(int(end*10), len(s.sentAt)-1)
+		for _, p := range partials {
+			pw := plainWords(p.Text)
+			// The word at about its place (the live hypothesis may have a word more or less
+			// before it), in a partial sent no earlier than a second before its audio.
+			at := slices.Index(pw[min(len(pw), max(0, i-3)):min(len(pw), i+4)], ws[i])
+			if at >= 0 && p.at.After(s.sentAt[c].Add(-time.Second)) {
+				lat = append(lat, p.at.Sub(s.sentAt[c]))
+				break
+			}
+		}
+	}
+	slices.Sort(lat)
+	return lat, len(ws)
+}
+
 // TestRealtimeSpeechToText streams Timbre's own speech to the real-time route in 100 ms chunks at
 // real-time pace: partial transcripts arrive while it plays, the committed transcript is the
 // batch transcript of the same audio, and the audio seconds are charged. The partial latency —
 // from sending the chunk that holds a word's end to the first partial that has the word — is
-// reported (p50, p90) and its median must stay within 300 ms.
+// reported (p50, p90) and its median must stay within 300 ms. BenchmarkRealtimePartialLatency
+// prints the same figures.
 func TestRealtimeSpeechToText(t *testing.T) {
 	e := newEnv(t, store.SQLite)
 	tts := e.do("POST", "/v1/text-to-speech/"+rachel+"?output_format=pcm_16000", e.key, map[string]any{"text": realtimeText})
 	expect(t, tts, 200)
 	pcm := tts.body
-	seconds := float64(len(pcm)/2) / 16000
 	batchResp := e.postForm("/v1/speech-to-text", "file", pcm, map[string]any{"model_id": "scribe_v1", "file_format": "pcm_s16le_16"}, "xi-api-key", e.key)
 	expect(t, batchResp, 200)
 	var batch sttResponse
 	_ = json.Unmarshal(batchResp.body, &batch)
 	before := e.workspace().CharacterCount
 
-	conn, _, err := e.dialRealtime("model_id=scribe_v2_realtime&audio_format=pcm_16000&include_timestamps=true", http.Header{"xi-api-key": {e.key}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.CloseNow()
-	msgs, done := collect(conn)
-	started := waitFor(t, msgs, "session_started", 1, 30*time.Second)[0]
-	if started.SessionID == "" || started.Config == nil || started.Config.SampleRate != 16000 || started.Config.CommitStrategy != "manual" {
-		t.Fatalf("session_started: %+v", started)
-	}
-
-	const chunk = 3200 // 100 ms
-	var sentAt []time.Time
-	t0 := time.Now()
-	for i := 0; i*chunk < len(pcm); i++ {
-		time.Sleep(time.Until(t0.Add(time.Duration(i) * 100 * time.Millisecond)))
-		sentAt = append(sentAt, time.Now())
-		send(t, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": base64.StdEncoding.EncodeToString(pcm[i*chunk : min((i+1)*chunk, len(pcm))]), "commit": false, "sample_rate": 16000})
-	}
-	send(t, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": "", "commit": true, "sample_rate": 16000})
-	committed := waitFor(t, msgs, "committed_transcript_with_timestamps", 1, 30*time.Second)[0]
-	plain := waitFor(t, msgs, "committed_transcript", 1, time.Second)[0]
+	s := streamRealtime(t, e.srv.URL, e.key, pcm)
+	defer s.conn.CloseNow()
+	committed, plain, seconds := s.committed, s.plain, s.seconds
 	// The live search never sees the whole utterance at once (live cepstral mean
 	// normalisation), so it may differ from batch decoding in a word or two: the committed
 	// transcript must agree with the batch one within 35 % of its words (measured: 23 %, the first
@@ -157,55 +233,22 @@ func TestRealtimeSpeechToText(t *testing.T) {
 	}
 
 	// Partial latency per word of the committed transcript.
-	var partials []rtMessage
-	for _, m := range msgs() {
-		if m.MessageType == "partial_transcript" {
-			partials = append(partials, m)
-		}
-	}
+	partials := s.partials()
 	if len(partials) < 3 {
 		t.Fatalf("%d partial transcripts while streaming %.1f s", len(partials), seconds)
 	}
-	var lat []time.Duration
-	var words []string
-	var ends []float64
-	for _, w := range committed.Words {
-		if w.Type == "word" && w.End != nil {
-			words = append(words, plainWords(w.Text)...)
-			ends = append(ends, *w.End)
-		}
-	}
-	if len(words) != len(ends) {
-		t.Fatalf("words %v", words)
-	}
-	for i, end := range ends {
-		if slices.Index(words, words[i]) != i || slices.Contains(words[i+1:], words[i]) {
-			continue // "the" would match another "the": only words said once are timed
-		}
-		c := min(int(end*10), len(sentAt)-1)
-		for _, p := range partials {
-			pw := plainWords(p.Text)
-			// The word at about its place (the live hypothesis may have a word more or less
-			// before it), in a partial sent no earlier than a second before its audio.
-			at := slices.Index(pw[min(len(pw), max(0, i-3)):min(len(pw), i+4)], words[i])
-			if at >= 0 && p.at.After(sentAt[c].Add(-time.Second)) {
-				lat = append(lat, p.at.Sub(sentAt[c])) // negative: the word was guessed before its end was sent
-				break
-			}
-		}
-	}
+	lat, words := s.partialLatencies(t)
 	if len(lat) < 8 {
-		t.Fatalf("only %d of %d words appeared in partials", len(lat), len(words))
+		t.Fatalf("only %d of %d words appeared in partials", len(lat), words)
 	}
-	slices.Sort(lat)
 	p50, p90 := lat[len(lat)/2], lat[len(lat)*9/10]
-	t.Logf("partial latency over %d of %d words: p50 %v, p90 %v (%d partials for %.1f s of audio)", len(lat), len(words), p50.Round(time.Millisecond), p90.Round(time.Millisecond), len(partials), seconds)
+	t.Logf("partial latency over %d of %d words: p50 %v, p90 %v (%d partials for %.1f s of audio)", len(lat), words, p50.Round(time.Millisecond), p90.Round(time.Millisecond), len(partials), seconds)
 	if p50 > 300*time.Millisecond {
 		t.Errorf("partial latency p50 %v, want ≤ 300 ms", p50)
 	}
 
-	_ = conn.Close(websocket.StatusNormalClosure, "")
-	<-done
+	_ = s.conn.Close(websocket.StatusNormalClosure, "")
+	<-s.done
 	want := plan.STTCredits(plan.Get("free"), seconds)
 	deadline := time.Now().Add(5 * time.Second)
 	for e.workspace().CharacterCount-before != want && time.Now().Before(deadline) {

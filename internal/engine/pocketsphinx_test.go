@@ -66,51 +66,40 @@ func joinWithPauses(clips []PCM, pause float64) PCM {
 	return out
 }
 
-// TestPocketsphinxWERNotWorseThanCommand: Harvard sentences spoken by each flite voice are
-// transcribed by the recognizer and by the pocketsphinx_batch command (default settings) from
-// the same 16 kHz audio; the recognizer's word error rate must be no higher, within
-// werTolerance. Sentences 1–10 by default (40 utterances, about 320 words);
-// TIMBRE_STT_WER_SENTENCES=40 runs all of them.
-//
-// The tolerance is needed because the recognizer decodes with the front end's voice activity
-// detector off (it drops frames, which shifts every later word's time), so a few utterances
-// decode differently from the command's, some better, some worse; and the audio flite makes
-// differs with what the process synthesized before (this test alone gives the same audio every
-// time, the whole package's run other audio). Measured: 26.88 % against 26.88 % (this test
-// alone, twice), and 30.31 % against 29.06 % (4 words of 320, in the package's run).
-func TestPocketsphinxWERNotWorseThanCommand(t *testing.T) {
-	const werTolerance = 2.0 // percentage points
-	if testing.Short() {
-		t.Skip("transcribes minutes of speech")
-	}
-	r := sharedPocketsphinx(t)
-	n := 10
-	if v := os.Getenv("TIMBRE_STT_WER_SENTENCES"); v != "" {
-		fmt.Sscan(v, &n)
-	}
+// werComparison is Harvard sentences spoken by each flite voice, transcribed by the recognizer
+// and by the pocketsphinx_batch command from the same 16 kHz audio.
+type werComparison struct {
+	voices               []string
+	ids, refs, cmd, ours []string // per utterance; ids are <voice>-<n>
+}
+
+// compareWER speaks Harvard sentences [0, n) with every flite voice (fliteVoiceOrder) and
+// transcribes them with r (two at a time, on r's decoders) and with the pocketsphinx_batch
+// command (default settings, two processes). Every transcript's shape is checked.
+func compareWER(tb testing.TB, r *Pocketsphinx, n int) werComparison {
+	tb.Helper()
 	sentences := enginetest.HarvardSentences()[:n]
-	dir := t.TempDir()
-	var ids, refs []string
+	dir := tb.TempDir()
+	c := werComparison{voices: fliteVoiceOrder}
 	var clips []PCM
 	for _, voice := range fliteVoiceOrder {
-		for i, pcm := range harvardSpeech(t, voice, 0, n) {
+		for i, pcm := range harvardSpeech(tb, voice, 0, n) {
 			id := fmt.Sprintf("%s-%02d", voice, i)
 			if err := enginetest.WriteRaw(filepath.Join(dir, id+".raw"), pcm.Samples, pcm.SampleRate); err != nil {
-				t.Fatal(err)
+				tb.Fatal(err)
 			}
-			ids, refs, clips = append(ids, id), append(refs, sentences[i]), append(clips, pcm)
+			c.ids, c.refs, clips = append(c.ids, id), append(c.refs, sentences[i]), append(clips, pcm)
 		}
 	}
-	cmd, err := enginetest.PocketsphinxBatch(dir, ids, 2)
+	cmd, err := enginetest.PocketsphinxBatch(dir, c.ids, 2)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	var cmdHyps []string
-	for _, id := range ids {
-		cmdHyps = append(cmdHyps, cmd.Hyps[id])
+	for _, id := range c.ids {
+		c.cmd = append(c.cmd, cmd.Hyps[id])
 	}
 
-	ours := make([]string, len(clips))
+	c.ours = make([]string, len(clips))
 	var wg sync.WaitGroup
 	for w := range 2 {
 		wg.Add(1)
@@ -119,30 +108,98 @@ func TestPocketsphinxWERNotWorseThanCommand(t *testing.T) {
 			for i := w; i < len(clips); i += 2 {
 				tr, err := r.Transcribe(context.Background(), clips[i], TranscribeOptions{Language: "en"})
 				if err != nil {
-					t.Error(err)
+					tb.Error(err)
 					return
 				}
-				checkTranscriptShape(t, tr, clips[i].Seconds())
-				ours[i] = tr.Text
+				checkTranscriptShape(tb, tr, clips[i].Seconds())
+				c.ours[i] = tr.Text
 			}
 		}()
 	}
 	wg.Wait()
-	for i := range ids {
-		if ours[i] != cmdHyps[i] {
-			t.Logf("%s: command %q, ours %q", ids[i], cmdHyps[i], ours[i])
+	if tb.Failed() {
+		tb.FailNow()
+	}
+	return c
+}
+
+// wer is the recognizer's and the command's word error rate (%) over the utterances of voice
+// ("" for all of them).
+func (c werComparison) wer(voice string) (ours, cmd float64) {
+	var refs, o, k []string
+	for i, id := range c.ids {
+		if voice == "" || strings.HasPrefix(id, voice+"-") {
+			refs, o, k = append(refs, c.refs[i]), append(o, c.ours[i]), append(k, c.cmd[i])
 		}
 	}
-	cmdWER, ourWER := enginetest.WER(refs, cmdHyps), enginetest.WER(refs, ours)
-	t.Logf("WER over %d utterances: recognizer %.2f %%, pocketsphinx_batch %.2f %%", len(ids), ourWER, cmdWER)
+	return enginetest.WER(refs, o), enginetest.WER(refs, k)
+}
+
+// werTolerance is how many percentage points the recognizer's word error rate may exceed the
+// command's. It is needed because the recognizer decodes with the front end's voice activity
+// detector off (it drops frames, which shifts every later word's time), so a few utterances
+// decode differently from the command's, some better, some worse; and the audio flite makes
+// differs with what the process synthesized before (this test alone gives the same audio every
+// time, the whole package's run other audio). Measured: 26.88 % against 26.88 % (this test
+// alone, twice), and 30.31 % against 29.06 % (4 words of 320, in the package's run).
+const werTolerance = 2.0
+
+// TestPocketsphinxWERNotWorseThanCommand: Harvard sentences spoken by each flite voice are
+// transcribed by the recognizer and by the pocketsphinx_batch command (default settings) from
+// the same 16 kHz audio; the recognizer's word error rate must be no higher, within
+// werTolerance. Sentences 1–10 by default (40 utterances, about 320 words);
+// TIMBRE_STT_WER_SENTENCES=40 runs all of them. BenchmarkPocketsphinxWER prints the same figures.
+func TestPocketsphinxWERNotWorseThanCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("transcribes minutes of speech")
+	}
+	r := sharedPocketsphinx(t)
+	n := 10
+	if v := os.Getenv("TIMBRE_STT_WER_SENTENCES"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	c := compareWER(t, r, n)
+	for i := range c.ids {
+		if c.ours[i] != c.cmd[i] {
+			t.Logf("%s: command %q, ours %q", c.ids[i], c.cmd[i], c.ours[i])
+		}
+	}
+	ourWER, cmdWER := c.wer("")
+	t.Logf("WER over %d utterances: recognizer %.2f %%, pocketsphinx_batch %.2f %%", len(c.ids), ourWER, cmdWER)
 	if ourWER > cmdWER+werTolerance {
 		t.Errorf("the recognizer's WER %.2f %% is worse than the command's %.2f %% (+%g allowed)", ourWER, cmdWER, werTolerance)
 	}
 }
 
+// BenchmarkPocketsphinxWER reports TestPocketsphinxWERNotWorseThanCommand's figures (Harvard
+// sentences 1–10 by each flite voice): the recognizer's and the pocketsphinx_batch command's
+// word error rate, per voice (<voice>-wer-%, <voice>-cmd-wer-%) and over all 40 utterances
+// (wer-%, cmd-wer-%), and the tolerance the test allows (tolerance-points). Each iteration
+// synthesizes and transcribes everything again; the last one is reported.
+//
+//	go test ./internal/engine/ -run '^$' -bench BenchmarkPocketsphinxWER -benchtime 1x
+func BenchmarkPocketsphinxWER(b *testing.B) {
+	r := sharedPocketsphinx(b)
+	var c werComparison
+	for b.Loop() {
+		c = compareWER(b, r, 10)
+	}
+	for _, v := range c.voices {
+		ours, cmd := c.wer(v)
+		b.ReportMetric(ours, v+"-wer-%")
+		b.ReportMetric(cmd, v+"-cmd-wer-%")
+	}
+	ours, cmd := c.wer("")
+	b.ReportMetric(ours, "wer-%")
+	b.ReportMetric(cmd, "cmd-wer-%")
+	b.ReportMetric(werTolerance, "tolerance-points")
+	b.ReportMetric(float64(len(c.ids)), "utterances")
+	b.ReportMetric(0, "ns/op")
+}
+
 // checkTranscriptShape checks what every transcript must be: words in order inside the audio,
 // with confidences, and the text made of the words.
-func checkTranscriptShape(t *testing.T, tr *Transcript, seconds float64) {
+func checkTranscriptShape(t testing.TB, tr *Transcript, seconds float64) {
 	t.Helper()
 	var texts []string
 	prevEnd := 0.0

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -114,63 +116,146 @@ func pauseLevel(pcm PCM, pauses [][2]int) float64 {
 	return 10 * math.Log10(e/float64(n)+1e-9)
 }
 
+// isolationNoises are the noises the isolation floor is measured with, in order.
+var isolationNoises = []string{"white", "pink", "hum"}
+
+// isolationScene is Harvard sentences spoken by Timbre's flite voice with pauses between them
+// (and before and after: noise alone at the start is where a denoiser is weakest), ready to be
+// mixed with noise, isolated and transcribed.
+type isolationScene struct {
+	speech PCM
+	pauses [][2]int // the silent frames between sentences
+	spans  [][2]int // each sentence with half of each pause around it
+	refs   []string
+}
+
+func newIsolationScene(tb testing.TB) isolationScene {
+	tb.Helper()
+	const sentences, pause = 4, 0.8
+	clips := harvardSpeech(tb, "rms", 0, sentences)
+	sc := isolationScene{refs: enginetest.HarvardSentences()[0:sentences]}
+	sc.speech = joinWithPauses(append(append([]PCM{{SampleRate: clips[0].SampleRate}}, clips...), PCM{}), pause)
+	sc.pauses = speechFrames(sc.speech, false)
+	if len(sc.pauses) < 50 {
+		tb.Fatalf("only %d silent frames to measure", len(sc.pauses))
+	}
+	at, gap := int(pause*float64(sc.speech.SampleRate)), int(pause*float64(sc.speech.SampleRate))
+	for _, c := range clips {
+		sc.spans = append(sc.spans, [2]int{at - gap/2, at + len(c.Samples) + gap/2})
+		at += len(c.Samples) + gap
+	}
+	return sc
+}
+
+// isolationResult is what isolation did to speech mixed with one noise at 0 dB SNR.
+type isolationResult struct {
+	floorDrop          float64 // dB the noise in the pauses fell
+	werNoisy, werClean float64 // the recognizer's word error rate (%) before and after
+	isolateSeconds     float64 // wall time of the isolation alone
+	audioSeconds       float64
+}
+
+// measure mixes the scene's speech with the noise at 0 dB SNR, isolates it (checking that the
+// length and rate are kept) and transcribes both, sentence by sentence.
+func (sc isolationScene) measure(tb testing.TB, r *Pocketsphinx, iso *RNNoise, noise string) isolationResult {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(1, uint64(len(noise))))
+	noisy := mixAtSNR(sc.speech, testNoises[noise](len(sc.speech.Samples), sc.speech.SampleRate, rng), 0)
+	t0 := time.Now()
+	clean, err := iso.Isolate(context.Background(), noisy)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res := isolationResult{isolateSeconds: time.Since(t0).Seconds(), audioSeconds: noisy.Seconds()}
+	if len(clean.Samples) != len(noisy.Samples) || clean.SampleRate != noisy.SampleRate {
+		tb.Fatalf("isolated %d samples at %d Hz from %d at %d", len(clean.Samples), clean.SampleRate, len(noisy.Samples), noisy.SampleRate)
+	}
+	res.floorDrop = pauseLevel(noisy, sc.pauses) - pauseLevel(clean, sc.pauses)
+	res.werNoisy = enginetest.WER(sc.refs, sc.transcribe(tb, r, noisy))
+	res.werClean = enginetest.WER(sc.refs, sc.transcribe(tb, r, clean))
+	return res
+}
+
+// transcribe transcribes each sentence's span of p on its own, two at a time (pocketsphinx is
+// slow on long noisy audio it cannot split at silences).
+func (sc isolationScene) transcribe(tb testing.TB, r *Pocketsphinx, p PCM) []string {
+	tb.Helper()
+	hyps := make([]string, len(sc.spans))
+	errs := make([]error, len(sc.spans))
+	var wg sync.WaitGroup
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(sc.spans); i += 2 {
+				sp := sc.spans[i]
+				tr, err := r.Transcribe(context.Background(), PCM{Samples: p.Samples[sp[0]:sp[1]], SampleRate: p.SampleRate}, TranscribeOptions{Language: "en"})
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				hyps[i] = tr.Text
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		tb.Fatal(err)
+	}
+	return hyps
+}
+
 // TestRNNoiseIsolation is the quality floor: Harvard sentences spoken by Timbre's flite
 // voice with pauses between them, mixed with white, pink and hum noise at 0 dB SNR. After
 // isolation the noise in the pauses must be at least 15 dB lower, the duration exactly the
 // same, and the recognizer's word error rate no higher than on the noisy audio.
+// BenchmarkRNNoiseIsolation prints the same figures.
 func TestRNNoiseIsolation(t *testing.T) {
 	r := sharedPocketsphinx(t)
-	const sentences, pause = 4, 0.8
-	clips := harvardSpeech(t, "rms", 0, sentences)
-	// Lead and trail with silence too: noise alone at the start is where a denoiser is weakest.
-	speech := joinWithPauses(append(append([]PCM{{SampleRate: clips[0].SampleRate}}, clips...), PCM{}), pause)
-	pauses := speechFrames(speech, false)
-	if len(pauses) < 50 {
-		t.Fatalf("only %d silent frames to measure", len(pauses))
-	}
-	// Each sentence is transcribed on its own (with half of each pause around it): pocketsphinx
-	// is slow on long noisy audio it cannot split at silences.
-	var spans [][2]int
-	at, gap := int(pause*float64(speech.SampleRate)), int(pause*float64(speech.SampleRate))
-	for _, c := range clips {
-		spans = append(spans, [2]int{at - gap/2, at + len(c.Samples) + gap/2})
-		at += len(c.Samples) + gap
-	}
-	refs := enginetest.HarvardSentences()[0:sentences]
+	sc := newIsolationScene(t)
 	iso := NewRNNoise()
 	defer iso.Close(context.Background())
-	transcribe := func(p PCM) []string {
-		var hyps []string
-		for _, sp := range spans {
-			tr, err := r.Transcribe(context.Background(), PCM{Samples: p.Samples[sp[0]:sp[1]], SampleRate: p.SampleRate}, TranscribeOptions{Language: "en"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			hyps = append(hyps, tr.Text)
-		}
-		return hyps
-	}
-	for _, name := range []string{"white", "pink", "hum"} {
+	for _, name := range isolationNoises {
 		t.Run(name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, uint64(len(name))))
-			noisy := mixAtSNR(speech, testNoises[name](len(speech.Samples), speech.SampleRate, rng), 0)
-			clean, err := iso.Isolate(context.Background(), noisy)
-			if err != nil {
-				t.Fatal(err)
+			m := sc.measure(t, r, iso, name)
+			t.Logf("%s at 0 dB SNR: noise floor in pauses -%.1f dB; WER noisy %.1f %%, isolated %.1f %%", name, m.floorDrop, m.werNoisy, m.werClean)
+			if m.floorDrop < 15 {
+				t.Errorf("the noise floor fell %.1f dB, want at least 15", m.floorDrop)
 			}
-			if len(clean.Samples) != len(noisy.Samples) || clean.SampleRate != noisy.SampleRate {
-				t.Fatalf("isolated %d samples at %d Hz from %d at %d", len(clean.Samples), clean.SampleRate, len(noisy.Samples), noisy.SampleRate)
+			if m.werClean > m.werNoisy {
+				t.Errorf("WER rose from %.1f %% to %.1f %%", m.werNoisy, m.werClean)
 			}
-			drop := pauseLevel(noisy, pauses) - pauseLevel(clean, pauses)
-			werNoisy := enginetest.WER(refs, transcribe(noisy))
-			werClean := enginetest.WER(refs, transcribe(clean))
-			t.Logf("%s at 0 dB SNR: noise floor in pauses -%.1f dB; WER noisy %.1f %%, isolated %.1f %%", name, drop, werNoisy, werClean)
-			if drop < 15 {
-				t.Errorf("the noise floor fell %.1f dB, want at least 15", drop)
+		})
+	}
+}
+
+// BenchmarkRNNoiseIsolation reports TestRNNoiseIsolation's figures for each noise at 0 dB SNR:
+// how far the noise floor in the pauses falls (floor-drop-dB), the recognizer's word error rate
+// on the noisy and the isolated audio (noisy-wer-%, isolated-wer-%), and the isolation's own
+// speed (x-rt, audio seconds per wall second). Each iteration mixes, isolates and transcribes
+// again; the last one is reported.
+//
+//	go test ./internal/engine/ -run '^$' -bench BenchmarkRNNoiseIsolation -benchtime 1x
+func BenchmarkRNNoiseIsolation(b *testing.B) {
+	r := sharedPocketsphinx(b)
+	sc := newIsolationScene(b)
+	iso := NewRNNoise()
+	defer iso.Close(context.Background())
+	// The first isolation compiles the module; x-rt is the speed after that.
+	if _, err := iso.Isolate(context.Background(), PCM{Samples: make([]int16, 4800), SampleRate: 48000}); err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range isolationNoises {
+		b.Run(name, func(b *testing.B) {
+			var m isolationResult
+			for b.Loop() {
+				m = sc.measure(b, r, iso, name)
 			}
-			if werClean > werNoisy {
-				t.Errorf("WER rose from %.1f %% to %.1f %%", werNoisy, werClean)
-			}
+			b.ReportMetric(m.floorDrop, "floor-drop-dB")
+			b.ReportMetric(m.werNoisy, "noisy-wer-%")
+			b.ReportMetric(m.werClean, "isolated-wer-%")
+			b.ReportMetric(m.audioSeconds/m.isolateSeconds, "x-rt")
+			b.ReportMetric(0, "ns/op")
 		})
 	}
 }

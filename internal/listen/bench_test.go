@@ -1,6 +1,8 @@
 package listen_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"timbre/internal/engine/enginetest"
@@ -29,15 +31,34 @@ func BenchmarkSpeechSegments(b *testing.B) {
 	report(b, pcm)
 }
 
+// BenchmarkDiarize reports TestDiarizeTwoVoicesAlternating's figures for each pair of voices
+// and setting (auto: the number of speakers unknown; n2: num_speakers 2): the speakers found,
+// the share of words attributed to the right one (right-%, of words), and the speed.
+//
+//	go test ./internal/listen/ -run '^$' -bench BenchmarkDiarize
 func BenchmarkDiarize(b *testing.B) {
-	pcm := benchAudio(b)
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := listen.Diarize(pcm, listen.DiarizeOptions{}); err != nil {
-			b.Fatal(err)
+	for _, voices := range twoVoices {
+		pcm, words := twoVoiceConversation(b, voices)
+		for _, opts := range twoVoiceOptions {
+			name := "auto"
+			if opts.NumSpeakers > 0 {
+				name = fmt.Sprintf("n%d", opts.NumSpeakers)
+			}
+			b.Run(strings.Join(voices, "+")+"/"+name, func(b *testing.B) {
+				var turns []listen.Turn
+				for b.Loop() {
+					var err error
+					if turns, err = listen.Diarize(pcm, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				report(b, pcm)
+				b.ReportMetric(float64(speakers(turns)), "speakers")
+				b.ReportMetric(100*attributed(turns, words), "right-%")
+				b.ReportMetric(float64(len(words)), "words")
+			})
 		}
 	}
-	report(b, pcm)
 }
 
 func BenchmarkAudioEvents(b *testing.B) {

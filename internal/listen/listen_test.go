@@ -109,13 +109,27 @@ func speakers(turns []listen.Turn) int {
 	return len(seen)
 }
 
+// twoVoices are the pairs of flite voices that take turns in the two-speaker measurements (a
+// male and a female voice, and two male voices), and twoVoiceOptions the settings they are
+// diarized with: the number of speakers unknown (default threshold), and given.
+var (
+	twoVoices       = [][]string{{"rms", "slt"}, {"awb", "rms"}}
+	twoVoiceOptions = []listen.DiarizeOptions{{}, {NumSpeakers: 2}}
+)
+
+// twoVoiceConversation is ten Harvard sentences, the voices taking turns with 0.7 s pauses.
+func twoVoiceConversation(tb testing.TB, voices []string) ([]int16, []truthWord) {
+	return conversation(tb, voices, enginetest.HarvardSentences()[:10], 0.7)
+}
+
 // TestDiarizeTwoVoicesAlternating: two flite voices take turns over ten Harvard sentences;
 // diarization must find two speakers and attribute at least 90 % of the words correctly, with
-// the number of speakers unknown (default threshold) and given.
+// the number of speakers unknown (default threshold) and given. BenchmarkDiarize prints the
+// same figures.
 func TestDiarizeTwoVoicesAlternating(t *testing.T) {
-	for _, voices := range [][]string{{"rms", "slt"}, {"awb", "rms"}} {
-		pcm, words := conversation(t, voices, enginetest.HarvardSentences()[:10], 0.7)
-		for _, opts := range []listen.DiarizeOptions{{}, {NumSpeakers: 2}} {
+	for _, voices := range twoVoices {
+		pcm, words := twoVoiceConversation(t, voices)
+		for _, opts := range twoVoiceOptions {
 			turns, err := listen.Diarize(pcm, opts)
 			if err != nil {
 				t.Fatal(err)
