@@ -175,8 +175,14 @@ func serve(args []string, stderr io.Writer, withHTTP bool) error {
 	log.Info("shutting down", "grace", cfg.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	// Shutdown does not wait for WebSockets: the real-time sessions are ended alongside.
+	drained := make(chan error, 1)
+	go func() { drained <- a.Realtime.Drain(sctx) }()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("shutdown cut in-flight requests", "err", err)
+	}
+	if err := <-drained; err != nil {
+		log.Warn("shutdown cut real-time sessions", "err", err)
 	}
 	audio.Shutdown() // stop the idle, pre-started encoders
 	return nil

@@ -72,6 +72,8 @@ type App struct {
 	Speech      *tts.Service
 	// Transcriber is speech to text.
 	Transcriber *stt.Service
+	// Realtime holds the open real-time speech-to-text sessions: DrainRealtime ends them.
+	Realtime *stt.Sessions
 	// Classifier finds this server's watermark in audio (POST /v1/speech-classifier).
 	Classifier *classifier.Service
 	// Isolator is the voice isolator (RNNoise).
@@ -170,6 +172,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Classifier = &classifier.Service{Watermark: wm}
 
 	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers, Blob: a.Blob, Webhooks: a.Webhooks}
+	a.Realtime = stt.NewSessions()
 	rnnoise := engine.NewRNNoise()
 	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
 	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
@@ -189,7 +192,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&sso.Handlers{Svc: ssoSvc, MaxBody: cfg.MaxBodyBytes},
 		&metering.Handlers{DB: a.DB},
 		&capabilities.Handlers{DB: a.DB, Auth: a.Auth.Authenticate, TermsURL: cfg.TermsURL, PrivacyURL: cfg.PrivacyURL},
-		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard)},
+		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard), Sessions: a.Realtime},
 		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
 		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 	}

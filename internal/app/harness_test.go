@@ -186,4 +186,5 @@ func (e *env) historyCount(key string) int {
 const (
 	rachel = "21m00Tcm4TlvDq8ikWAM" // flite slt
 	sarah  = "EXAVITQu4vr4xnSDxMaL" // espeak en-us+f2
+	josh   = "TxGEqnHWrfWFTfGW9XjX" // flite kal16 (a diphone voice: the same audio every time)
 )

@@ -204,7 +204,7 @@ func (s *realtimeSession) partialLatencies(tb testing.TB) (lat []time.Duration, 
 // prints the same figures.
 func TestRealtimeSpeechToText(t *testing.T) {
 	e := newEnv(t, store.SQLite)
-	tts := e.do("POST", "/v1/text-to-speech/"+rachel+"?output_format=pcm_16000", e.key, map[string]any{"text": realtimeText})
+	tts := e.do("POST", "/v1/text-to-speech/"+josh+"?output_format=pcm_16000", e.key, map[string]any{"text": realtimeText})
 	expect(t, tts, 200)
 	pcm := tts.body
 	batchResp := e.postForm("/v1/speech-to-text", "file", pcm, map[string]any{"model_id": "scribe_v1", "file_format": "pcm_s16le_16"}, "xi-api-key", e.key)
@@ -218,8 +218,9 @@ func TestRealtimeSpeechToText(t *testing.T) {
 	committed, plain, seconds := s.committed, s.plain, s.seconds
 	// The live search never sees the whole utterance at once (live cepstral mean
 	// normalisation), so it may differ from batch decoding in a word or two: the committed
-	// transcript must agree with the batch one within 35 % of its words (measured: 23 %, the first
-	// seconds of a session, before the live mean settles, differ most).
+	// transcript must agree with the batch one within 35 % of its words (measured: 7 %, the first
+	// seconds of a session, before the live mean settles, differ most). Josh (kal16, a diphone
+	// voice) makes the same audio every run; slt's noise excitation made the gap swing 4–37 %.
 	if plain.Text != committed.Text {
 		t.Fatalf("committed_transcript %q, with timestamps %q", plain.Text, committed.Text)
 	}
@@ -364,4 +365,79 @@ func TestRealtimeSpeechToTextVADCommits(t *testing.T) {
 	}
 	_ = conn.Close(websocket.StatusNormalClosure, "")
 	<-done
+}
+
+// A server shutting down ends its real-time sessions: what was heard is committed and sent, the
+// socket closes with 1001 (going away), the session is charged, Drain returns, and new sessions
+// are refused with 503.
+func TestRealtimeSpeechToTextShutdown(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	tts := e.do("POST", "/v1/text-to-speech/"+josh+"?output_format=pcm_16000", e.key, map[string]any{"text": realtimeText})
+	expect(t, tts, 200)
+	before := e.workspace().CharacterCount
+	conn, _, err := e.dialRealtime("model_id=scribe_v2_realtime&audio_format=pcm_16000", http.Header{"xi-api-key": {e.key}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	var mu sync.Mutex
+	var all []rtMessage
+	var closeErr error
+	msgs := func() []rtMessage { mu.Lock(); defer mu.Unlock(); return slices.Clone(all) }
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			_, data, err := conn.Read(context.Background())
+			if err != nil {
+				closeErr = err
+				return
+			}
+			var m rtMessage
+			_ = json.Unmarshal(data, &m)
+			mu.Lock()
+			all = append(all, m)
+			mu.Unlock()
+		}
+	}()
+	waitFor(t, msgs, "session_started", 1, 10*time.Second)
+	pcm := tts.body
+	for len(pcm) > 0 {
+		n := min(len(pcm), 3200)
+		send(t, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": base64.StdEncoding.EncodeToString(pcm[:n])})
+		pcm = pcm[n:]
+	}
+	// Wait until every chunk was fed: the partials stop changing.
+	waitFor(t, msgs, "partial_transcript", 1, 30*time.Second)
+	for n, quiet := 0, time.Now(); time.Since(quiet) < 1500*time.Millisecond; time.Sleep(50 * time.Millisecond) {
+		if m := len(msgs()); m != n {
+			n, quiet = m, time.Now()
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := e.app.Realtime.Drain(ctx); err != nil {
+		t.Fatalf("Drain: %v", err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection stayed open after Drain")
+	}
+	committed := waitFor(t, msgs, "committed_transcript", 1, time.Second)
+	if found, total := recognised(realtimeText, committed[0].Text); found*10 < total*6 {
+		t.Fatalf("committed on shutdown: recognised %d of %d words: %q", found, total, committed[0].Text)
+	}
+	if websocket.CloseStatus(closeErr) != websocket.StatusGoingAway {
+		t.Fatalf("close status %v, want 1001 going away (err %v)", websocket.CloseStatus(closeErr), closeErr)
+	}
+	seconds := float64(len(tts.body)/2) / 16000
+	if got, want := e.workspace().CharacterCount-before, plan.STTCredits(plan.Get("free"), seconds); got != want {
+		t.Fatalf("charged %d credits, want %d for %.2f s", got, want, seconds)
+	}
+	_, res, err := e.dialRealtime("model_id=scribe_v2_realtime&audio_format=pcm_16000", http.Header{"xi-api-key": {e.key}})
+	if err == nil || res == nil || res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a new session while draining: %v %+v, want 503", err, res)
+	}
 }

@@ -27,6 +27,8 @@ type Handlers struct {
 	MaxUpload int64
 	// Fetch is the client that downloads source_url (guarded against internal addresses).
 	Fetch *http.Client
+	// Sessions tracks the real-time sessions, which the server ends on shutdown (nil: untracked).
+	Sessions *Sessions
 }
 
 // DefaultMaxUpload is the largest audio file accepted by default (1 GiB).

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -175,6 +176,10 @@ func (h *Handlers) realtime(w http.ResponseWriter, r *http.Request) error {
 	// Callers with an API key or a single-use token may connect from any origin (a browser app
 	// elsewhere holding a token); a web-app session only from this server's own pages, or any
 	// website could open a session charged to a signed-in visitor.
+	if !h.Sessions.add() {
+		return errs.New(errs.Unavailable, "shutting_down", "The server is shutting down: connect again.")
+	}
+	defer h.Sessions.done()
 	viaCookie := access.CallerFrom(r.Context()).ViaSession
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: !viaCookie})
 	if err != nil {
@@ -302,21 +307,56 @@ func (h *Handlers) runRealtime(c *realtimeConn, r *http.Request, cfg RealtimeCon
 	if err != nil {
 		return
 	}
+	// The socket is read in its own goroutine, so that the loop below also wakes for the idle
+	// limit, the session's time limit and the server shutting down.
+	type message struct {
+		typ  websocket.MessageType
+		data []byte
+		err  error
+	}
+	msgs := make(chan message)
+	go func() {
+		for {
+			typ, data, err := c.conn.Read(sessionCtx)
+			select {
+			case msgs <- message{typ, data, err}:
+			case <-sessionCtx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	idle := time.NewTimer(realtimeIdle)
+	defer idle.Stop()
 	var odd []byte // a byte of a 16-bit sample split across two chunks
 	for {
-		readCtx, cancelRead := context.WithTimeout(sessionCtx, realtimeIdle)
-		typ, data, err := c.conn.Read(readCtx)
-		cancelRead()
-		if err != nil {
-			switch {
-			case websocket.CloseStatus(err) != -1:
-			case sessionCtx.Err() != nil && r.Context().Err() == nil:
+		var m message
+		select {
+		case <-h.Sessions.draining():
+			// The server is shutting down: what was heard is committed and sent, and the close
+			// (1001, going away) tells the client to reconnect, to this server's successor.
+			if t, err := sess.Commit(); err == nil && t.Text != "" && !c.sendCommitted(t, cfg) {
+				return
+			}
+			_ = c.conn.Close(websocket.StatusGoingAway, "The server is shutting down: connect again.")
+			return
+		case <-idle.C:
+			c.fail("input_error", fmt.Sprintf("No message for %v: the session ended.", realtimeIdle))
+			return
+		case <-sessionCtx.Done():
+			if r.Context().Err() == nil {
 				c.fail("session_time_limit_exceeded", fmt.Sprintf("A session lasts at most %v.", realtimeMaxSession))
-			case errors.Is(err, context.DeadlineExceeded):
-				c.fail("input_error", fmt.Sprintf("No message for %v: the session ended.", realtimeIdle))
 			}
 			return
+		case m = <-msgs:
 		}
+		if m.err != nil {
+			return // the client closed, or the connection broke
+		}
+		idle.Reset(realtimeIdle)
+		typ, data := m.typ, m.data
 		if len(data) > realtimeMaxChunk {
 			c.fail("chunk_size_exceeded", fmt.Sprintf("A message may hold at most %d bytes.", realtimeMaxChunk))
 			return
@@ -336,6 +376,7 @@ func (h *Handlers) runRealtime(c *realtimeConn, r *http.Request, cfg RealtimeCon
 		}
 		var raw []byte
 		if in.AudioBase64 != nil && *in.AudioBase64 != "" {
+			var err error
 			raw, err = base64.StdEncoding.DecodeString(*in.AudioBase64)
 			if err != nil {
 				c.fail("input_error", "audio_base_64 is not valid base64.")
@@ -369,6 +410,73 @@ func (h *Handlers) runRealtime(c *realtimeConn, r *http.Request, cfg RealtimeCon
 				return
 			}
 		}
+	}
+}
+
+// Sessions counts the open real-time sessions so that a server shutting down can end them
+// cleanly: http.Server.Shutdown neither waits for nor closes a connection upgraded to a
+// WebSocket. Drain stops new sessions (503) and makes each open one commit what it heard, send
+// it and close with 1001 (going away); it returns when all have ended. A nil *Sessions never
+// drains.
+type Sessions struct {
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	closed bool
+	drain  chan struct{}
+}
+
+// NewSessions makes the tracker of one server's real-time sessions.
+func NewSessions() *Sessions { return &Sessions{drain: make(chan struct{})} }
+
+// add counts a new session; false once the server is draining.
+func (s *Sessions) add() bool {
+	if s == nil {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+func (s *Sessions) done() {
+	if s != nil {
+		s.wg.Done()
+	}
+}
+
+// draining is closed when Drain starts (nil, which blocks for ever, on a nil *Sessions).
+func (s *Sessions) draining() <-chan struct{} {
+	if s == nil {
+		return nil
+	}
+	return s.drain
+}
+
+// Drain ends every open session as described on Sessions and waits for them, or for ctx.
+func (s *Sessions) Drain(ctx context.Context) error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		close(s.drain)
+	}
+	s.mu.Unlock()
+	ended := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
