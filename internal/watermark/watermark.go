@@ -18,8 +18,8 @@
 //     carrier spanned 0.7–5.6 kHz and cost 4.2 points. Within the band the carrier falls by
 //     4.5 dB per octave, part of speech's own slope.
 //   - Embedding adds the carrier scaled by the speech's own envelope (the peak |x| of the
-//     blocks of 32 samples before, released over 5 ms), so the mark sits ~39 dB below the
-//     speech (≥ 37 dB measured on every clip), is silent where the speech is silent (digital
+//     blocks of 32 samples before, released over 5 ms), so the mark sits ~41 dB below the
+//     speech (≥ 38.9 dB measured on every clip), is silent where the speech is silent (digital
 //     silence stays silent) and rides under the speech in time. A 40 ms release left the mark
 //     in the gaps after each sound, where the recogniser heard it: 5 ms halved that cost. The
 //     envelope is causal: the embedder returns every chunk at once, with no look-ahead and no
@@ -31,7 +31,9 @@
 //   - Detection is blind, and self-synchronising through the period: the received audio is
 //     whitened in short frames (each STFT bin divided by its local spectral level: the
 //     pre-whitening that makes correlation detection near-optimal against a coloured host,
-//     Kirovski & Malvar §III), folded modulo one period, and circularly correlated with the carrier
+//     Kirovski & Malvar §III), weighted where the mark is expected to stand out (frames whose
+//     energy lies below the band, and the band's upper bins: see binWeight and frameWeightExp),
+//     folded modulo one period, and circularly correlated with the carrier
 //     at every lag at once by FFT (at half-sample resolution, as codec delays are fractional). A
 //     2-second cut holds more than one period, so any cut, at any offset, is found. The score is
 //     the correlation peak in standard deviations of all lags; unmarked audio gives the maximum
