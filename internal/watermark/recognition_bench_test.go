@@ -15,9 +15,11 @@ import (
 // sentences spoken by each flite voice (neutral prosody), once as the engine made them and once
 // marked, are transcribed by the pocketsphinx_batch command and the word error rates compared.
 // This is the mark's share of the "sound at the defaults" goal (BenchmarkSoundRoundTrip in
-// internal/app, ≤ 1 point for all of Timbre's processing). Measured on 2026-11-24: the first
-// carrier (0.7–5.6 kHz, 40 ms release) cost 4.2 points; the band and release of this version
-// 0.4 points (raw 26.4 %, marked 26.8 %).
+// internal/app, ≤ 1 point for all of Timbre's processing). Measured on 2026-11-24 with the test
+// key: the first carrier (0.7–5.6 kHz, 40 ms release) cost 4.2 points; this band and release
+// cost 0.4 points at strength 0.0055 and 1.2 at 0.0047 (raw 26.4 %). The figure is not monotonic
+// in the strength: one word is 0.3 points, and which words flip depends on the key and the
+// level, so single runs scatter by about a point around the mark's real cost.
 //
 //	go test ./internal/watermark/ -run '^$' -bench BenchmarkRecognitionCost -benchtime 1x
 func BenchmarkRecognitionCost(b *testing.B) {
