@@ -5,7 +5,7 @@
 #   2. characters per second of 1, 8 and 32 concurrent streams vs. the raw engine driven with the
 #      same concurrency (goal: ≥ 90 % of raw), and the memory used idle and while streaming
 #   3. GET /v1/history p50/p99 with 1,000,001 rows on SQLite and PostgreSQL: first page, deep page,
-#      search hit, search miss, voice filter (goal: p99 < 20 ms)
+#      search hit, search miss, voice filter, date filters (goal: p99 < 20 ms)
 #   4. intelligibility: 40 Harvard sentences by every flite voice through Timbre at its defaults and
 #      through the `flite` command, transcribed by pocketsphinx (goal: mean WER cost ≤ 1 point)
 #   5. listening (speech to text, issue 8 §5), the figures whose floors the tests assert:
@@ -152,7 +152,10 @@ END {
   if (nl) {
     print ""
     print "3. GET /v1/history?page_size=100, 1,000,001 rows in the workspace — full HTTP stack; db = store.ListHistory alone;"
-    print "   search-hit: a word in 1,000 rows; search-miss: a word in none; voice: voice_id filter (1 row in 5)"
+    print "   search-hit: a word in 1,000 rows; search-miss: a word in none; voice: voice_id filter (1 row in 5);"
+    print "   date-before: date_before_unix in the middle, newest first; date-after: date_after_unix in the middle, oldest"
+    print "   first; date-voice: a date range in the middle with voice_id; search-voice: search-hit with a voice_id none of"
+    print "   its rows has; search-date: search-hit with the date_before_unix of date-before; date-none: a date before every row"
     printf "  %-10s %-14s %11s %11s %11s %11s   %-9s %s\n", "database", "page", "p50", "p99", "db p50", "db p99", "goal", "result"
     for (i = 1; i <= nl; i++) print hist[i]
     for (i = 1; i <= nseed; i++) print "  seeding (testdb.SeedHistory): " seeds[i]

@@ -438,7 +438,10 @@ func benchRSS() int64 {
 // lookup, query, JSON) with 1,000,001 history rows in the caller's workspace, on SQLite and on a
 // fresh PostgreSQL database: the first page, a page 90,000 rows deep
 // (start_after_history_item_id), a search for a word found in 1,000 rows, a search that finds
-// nothing, and the voice filter. Alongside, the same store.ListHistory call made directly gives
+// nothing, the voice filter, and the date filters (date_before_unix in the middle, newest first;
+// date_after_unix in the middle, oldest first; a date range with the voice filter; a date before
+// every row, which finds nothing), and the search with the voice filter (no match has that voice)
+// and with date_before_unix. Alongside, the same store.ListHistory call made directly gives
 // the database's share. Goal: p99 < 20 ms.
 //
 // testdb.SeedHistory's rows carry no alignments, while every row a TTS request creates does (the
@@ -455,7 +458,8 @@ func BenchmarkHistoryList(b *testing.B) {
 			u := e.users[0]
 			ctx := context.Background()
 			begin := time.Now()
-			ids := testdb.SeedHistory(b, e.app.DB, u.WorkspaceID, u.ID, rows, 1, time.Unix(1_700_000_000, 0))
+			const start = 1_700_000_000 // row i is dated start + i
+			ids := testdb.SeedHistory(b, e.app.DB, u.WorkspaceID, u.ID, rows, 1, time.Unix(start, 0))
 			// Every 1,000th row (seq 1000, 2000, …) says "zephyr": a word in 1,000 rows to search for.
 			seeded := time.Since(begin)
 			benchExec(b, e, "UPDATE history SET text = text || ' A zephyr passes.' WHERE workspace_id = ? AND seq % 1000 = 0", u.WorkspaceID)
@@ -501,6 +505,23 @@ func BenchmarkHistoryList(b *testing.B) {
 					empty: true},
 				{name: "voice", query: "&voice_id=voice_2", f: store.HistoryFilter{PageSize: pageSize, VoiceID: "voice_2", VisibleTo: u.ID},
 					first: ids[999_997]},
+				// Row i is dated start + i: the rows dated before the middle, newest first; those
+				// after it, oldest first; and a date range in the middle with the voice filter.
+				{name: "date-before", query: "&date_before_unix=" + strconv.FormatInt(start+500_000, 10),
+					f: store.HistoryFilter{PageSize: pageSize, DateBefore: start + 500_000, VisibleTo: u.ID}, first: ids[499_999]},
+				{name: "date-after", query: "&sort_direction=asc&date_after_unix=" + strconv.FormatInt(start+500_000, 10),
+					f: store.HistoryFilter{PageSize: pageSize, DateAfter: start + 500_000, Ascending: true, VisibleTo: u.ID}, first: ids[500_001]},
+				{name: "date-voice", query: "&voice_id=voice_2&date_after_unix=" + strconv.FormatInt(start+300_000, 10) + "&date_before_unix=" + strconv.FormatInt(start+700_000, 10),
+					f:     store.HistoryFilter{PageSize: pageSize, VoiceID: "voice_2", DateAfter: start + 300_000, DateBefore: start + 700_000, VisibleTo: u.ID},
+					first: ids[699_997]},
+				// Search with a filter: no row with the word has voice_2; the rows dated before the
+				// middle with the word.
+				{name: "search-voice", query: "&search=zephyr&voice_id=voice_2",
+					f: store.HistoryFilter{PageSize: pageSize, Search: "zephyr", VoiceID: "voice_2", VisibleTo: u.ID}, empty: true},
+				{name: "search-date", query: "&search=zephyr&date_before_unix=" + strconv.FormatInt(start+500_000, 10),
+					f: store.HistoryFilter{PageSize: pageSize, Search: "zephyr", DateBefore: start + 500_000, VisibleTo: u.ID}, first: ids[499_999]},
+				{name: "date-none", query: "&date_before_unix=" + strconv.FormatInt(start, 10),
+					f: store.HistoryFilter{PageSize: pageSize, DateBefore: start, VisibleTo: u.ID}, empty: true},
 			}
 			for _, c := range cases {
 				b.Run(c.name, func(b *testing.B) {

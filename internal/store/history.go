@@ -181,14 +181,22 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if f.Source != "" {
 		where, args = append(where, "source = ?"), append(args, f.Source)
 	}
+	// The conditions without the date filters, for the rows in date order (listHistoryDated).
+	undated, undatedArgs := slices.Clone(where), slices.Clone(args)
 	if f.DateBefore > 0 {
 		where, args = append(where, "date_unix < ?"), append(args, f.DateBefore)
 	}
 	if f.DateAfter > 0 {
 		where, args = append(where, "date_unix > ?"), append(args, f.DateAfter)
 	}
-	if f.Search == "" {
+	page := func(where, undated []string, args, undatedArgs []any) ([]HistoryItem, bool, error) {
+		if f.DateBefore > 0 || f.DateAfter > 0 {
+			return db.listHistoryDated(ctx, workspaceID, f, strings.Join(where, " AND "), args, strings.Join(undated, " AND "), undatedArgs, size)
+		}
 		return db.listHistoryPage(ctx, workspaceID, f, strings.Join(where, " AND "), args, "", "", size)
+	}
+	if f.Search == "" {
+		return page(where, undated, args, undatedArgs)
 	}
 	if db.Dialect == SQLite && utf8.RuneCountInString(f.Search) >= 3 {
 		items, more, complete, err := db.searchNewestFirst(ctx, workspaceID, f, where, args, cursorRowid, size)
@@ -200,8 +208,79 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	// term too short for trigrams, or one the newest matches of other workspaces crowd out: the
 	// page is walked in order, each row tested.
 	pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
-	where, args = append(where, searchLike), append(args, pat, pat)
-	return db.listHistoryPage(ctx, workspaceID, f, strings.Join(where, " AND "), args, "", "", size)
+	return page(append(where, searchLike), append(undated, searchLike), append(args, pat, pat), append(undatedArgs, pat, pat))
+}
+
+// listHistoryDated reads a page filtered by date: cond holds the date filters, undated the same
+// conditions without them. Walking the page in seq order and testing each row's date would pass
+// every newer row outside the range (half a million rows for a date in the middle of a million).
+// Instead the rows in date order (date_out_of_order unset, migration 00023), whose seqs rise with
+// their dates, are read between the seqs of the range's first and last such rows, found in
+// history_date_order: every one of them is in the range. The rows out of date order, and those
+// shared with the member, are read apart and tested; both parts are merged.
+func (db *DB) listHistoryDated(ctx context.Context, workspaceID string, f HistoryFilter, cond string, args []any, undated string, undatedArgs []any, size int) ([]HistoryItem, bool, error) {
+	inOrder := " AND date_out_of_order = FALSE"
+	var bounds []any
+	empty := false
+	if f.DateBefore > 0 {
+		var hi int64
+		err := db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND date_out_of_order = FALSE AND date_unix < ? ORDER BY date_unix DESC, seq DESC LIMIT 1`,
+			workspaceID, f.DateBefore).Scan(&hi)
+		empty = errors.Is(err, sql.ErrNoRows)
+		if err != nil && !empty {
+			return nil, false, err
+		}
+		inOrder, bounds = inOrder+" AND seq <= ?", append(bounds, hi)
+	}
+	if f.DateAfter > 0 && !empty {
+		var lo int64
+		err := db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND date_out_of_order = FALSE AND date_unix > ? ORDER BY date_unix, seq LIMIT 1`,
+			workspaceID, f.DateAfter).Scan(&lo)
+		empty = errors.Is(err, sql.ErrNoRows)
+		if err != nil && !empty {
+			return nil, false, err
+		}
+		inOrder, bounds = inOrder+" AND seq >= ?", append(bounds, lo)
+	}
+	var items []HistoryItem
+	if !empty {
+		order := "seq DESC, id DESC"
+		if f.Ascending {
+			order = "seq ASC, id ASC"
+		}
+		q := `SELECT ` + historyListCols + ` FROM history WHERE ` + undated + inOrder
+		qargs := append(slices.Clone(undatedArgs), bounds...)
+		if f.VisibleTo != "" {
+			q, qargs = q+" AND user_id = ?", append(qargs, f.VisibleTo)
+		}
+		var err error
+		items, err = collect(scanHistory)(db.query(ctx, q+` ORDER BY `+order+` LIMIT ?`, append(qargs, size+1)...))
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	index := ""
+	if db.Dialect == SQLite {
+		index = "history_date_out_of_order"
+	}
+	rest, restMore, err := db.listHistoryPage(ctx, workspaceID, f, cond, args, index, " AND date_out_of_order = TRUE", size)
+	if err != nil {
+		return nil, false, err
+	}
+	items = append(items, rest...)
+	slices.SortFunc(items, func(a, b HistoryItem) int {
+		c := cmp.Or(cmp.Compare(a.Seq, b.Seq), strings.Compare(a.ID, b.ID))
+		if !f.Ascending {
+			c = -c
+		}
+		return c
+	})
+	// rest holds at most a page; that it had more means more follow.
+	more := len(items) > size || restMore
+	if len(items) > size {
+		items = items[:size]
+	}
+	return items, more, nil
 }
 
 // searchLike is the search as a LIKE on each row (two arguments: the escaped, lower-case pattern).
@@ -250,16 +329,23 @@ func (db *DB) listHistoryPage(ctx context.Context, workspaceID string, f History
 }
 
 // searchWalkMax is how many of the newest trigram-index matches (in all workspaces) a SQLite search
-// walks looking for a page of the workspace's; past it, the page walk with LIKE takes over.
-const searchWalkMax = 500
+// walks looking for a page of the workspace's. When that finds less than a page, a term with up to
+// searchScanMax matches has all of them walked (a term in 1,000 rows with a voice filter none of
+// them meets walked the voice's 200,000 rows with LIKE: 700 ms; its 1,000 matches take a few ms);
+// past it, the page walk with LIKE takes over.
+const (
+	searchWalkMax = 500
+	searchScanMax = 5000
+)
 
 // searchNewestFirst answers a SQLite search (a term of three characters or more) from the trigram
 // index: its matches are walked newest first — by rowid, which is seq order for every row not
 // marked out_of_order (migration 00018) — joined to their rows, until a page of the caller's
 // is found; the out-of-order rows and the rows shared with the member are read from their own
 // indexes and tested with LIKE. The matches of a page 100 rows deep cost 100 row reads, however
-// many rows match in all. complete is false when the walk gave up after searchWalkMax matches
-// without filling a page and more matches remain: the caller then walks the page in order.
+// many rows match in all. complete is false when the walk of the newest searchWalkMax matches did
+// not fill a page and more than searchScanMax matches remain: the caller then walks the page in
+// order.
 func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f HistoryFilter, where []string, args []any, cursorRowid int64, size int) (items []HistoryItem, more, complete bool, err error) {
 	// The matches to walk: all, or those past an in-order cursor (the in-order rows after it in
 	// seq order are exactly those after it in rowid order).
@@ -276,27 +362,34 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 		matches, matchArgs = matches+past, append(matchArgs, cursorRowid)
 	}
 	cond := strings.Join(where, " AND ")
-	walkArgs := append(append(slices.Clone(matchArgs), searchWalkMax), args...)
-	userCond := ""
+	userCond, userArgs := "", []any(nil)
 	if f.VisibleTo != "" {
-		userCond = " AND user_id = ?"
-		walkArgs = append(walkArgs, f.VisibleTo)
+		userCond, userArgs = " AND user_id = ?", []any{f.VisibleTo}
 	}
 	// CROSS JOIN keeps the matches the outer loop, so the LIMIT stops the walk in rowid order.
 	walk := `SELECT ` + historyListCols + ` FROM (` + matches + ` ORDER BY rowid ` + dir + ` LIMIT ?) AS m
 		CROSS JOIN history ON history.rowid = m.rowid WHERE ` + cond + ` AND out_of_order = 0` + userCond + ` LIMIT ?`
-	walked, err := collect(scanHistory)(db.query(ctx, walk, append(walkArgs, size+1)...))
+	walkUpTo := func(limit int) ([]HistoryItem, error) {
+		walkArgs := append(append(append(slices.Clone(matchArgs), limit), args...), userArgs...)
+		return collect(scanHistory)(db.query(ctx, walk, append(walkArgs, size+1)...))
+	}
+	walked, err := walkUpTo(searchWalkMax)
 	if err != nil {
 		return nil, false, false, err
 	}
 	if len(walked) <= size {
-		// Short of a page: complete only if the walk saw every match.
+		// Short of a page: complete only if the walk saw every match, or walks them all now.
 		var n int
-		if err := db.queryRow(ctx, `SELECT COUNT(*) FROM (`+matches+` LIMIT ?)`, append(matchArgs, searchWalkMax+1)...).Scan(&n); err != nil {
+		if err := db.queryRow(ctx, `SELECT COUNT(*) FROM (`+matches+` LIMIT ?)`, append(matchArgs, searchScanMax+1)...).Scan(&n); err != nil {
 			return nil, false, false, err
 		}
-		if n > searchWalkMax {
+		if n > searchScanMax {
 			return nil, false, false, nil
+		}
+		if n > searchWalkMax {
+			if walked, err = walkUpTo(searchScanMax); err != nil {
+				return nil, false, false, err
+			}
 		}
 	}
 	pat := "%" + escapeLike(strings.ToLower(f.Search)) + "%"

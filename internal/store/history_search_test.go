@@ -15,8 +15,9 @@ import (
 // TestHistorySearchOrder pages through searches whose rows were inserted out of seq order (an
 // import, a clock that stepped back, equal seqs) and then in order, in both directions, for the workspace and for a
 // member, and compares each walk with the unsearched list filtered by hand. One term matches only
-// here (SQLite walks the trigram matches newest first); the other matches 1,200 newer rows of
-// another workspace too (SQLite's walk gives up and the page is walked in order).
+// here (SQLite walks the trigram matches newest first); one matches 1,200 newer rows of another
+// workspace too (SQLite's walk of the newest 500 finds none of them and walks all the matches);
+// the last matches 6,000 newer rows of another workspace (the page is walked in order).
 func TestHistorySearchOrder(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
@@ -37,13 +38,13 @@ func TestHistorySearchOrder(t *testing.T) {
 			h.Text = fmt.Sprintf("The Quick Brown fox %d", 100+i)
 			insertHist(t, db, h)
 		}
-		testdb.SeedHistory(t, db, ow.ID, ou.ID, 1200, 1, t0) // "… the quick brown fox jumps …"
+		testdb.SeedHistory(t, db, ow.ID, ou.ID, 6000, 1, t0) // "… the quick brown fox jumps … while Rachel reads …" (1 in 5)
 		all, _, err := db.ListHistory(ctx, w.ID, store.HistoryFilter{PageSize: 1000})
 		must(t, "ListHistory", err)
-		for _, term := range []string{"N FOX 1", "quick brown"} {
+		for _, term := range []string{"N FOX 1", "RACHEL", "quick brown"} {
 			var want []string
 			for _, h := range all {
-				if strings.Contains(strings.ToLower(h.Text), strings.ToLower(term)) {
+				if strings.Contains(strings.ToLower(h.Text), strings.ToLower(term)) || strings.Contains(strings.ToLower(h.VoiceName), strings.ToLower(term)) {
 					want = append(want, h.ID)
 				}
 			}
@@ -68,6 +69,91 @@ func TestHistorySearchOrder(t *testing.T) {
 						slices.Reverse(exp)
 					}
 					sameIDs(t, fmt.Sprintf("%q asc=%v member=%v", term, asc, member != ""), got, exp)
+				}
+			}
+		}
+	})
+}
+
+// TestHistoryDateOrder pages through date-filtered lists whose rows came out of date order (an
+// import in random order, dates that step back, equal seqs, a date far ahead followed by rows
+// dated before it), two members' rows mixed, in both directions, for the workspace and for a
+// member, with and without a voice filter, and compares each walk with the unfiltered list
+// filtered by hand. The rows in date order are read by seq range (migration 00023); every other
+// row must still be found.
+func TestHistoryDateOrder(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		u, w := newUser(t, db, "dates@example.com")
+		other, _ := newUser(t, db, "dates-other@example.com")
+		add := func(i int, date int64) {
+			h := hist(w, u, i)
+			h.DateUnix = date
+			if i%3 == 0 {
+				h.UserID = other.ID
+			}
+			if i%2 == 0 {
+				h.VoiceID = "voice2"
+			}
+			if i%11 == 5 {
+				h.Seq-- // the same seq as row i-1: the tie is broken by id
+			}
+			insertHist(t, db, h)
+		}
+		for _, p := range rand.New(rand.NewPCG(3, 4)).Perm(40) { // an import in random order
+			add(p, t0.Unix()+int64(p)*10)
+		}
+		for i := 40; i < 80; i++ { // then generations, some dated behind the one before
+			date := t0.Unix() + int64(i)*10
+			if i%7 == 3 {
+				date -= 35
+			}
+			add(i, date)
+		}
+		add(80, t0.Unix()+2000) // a clock far ahead: the rows after it are dated before it
+		for i := 81; i < 100; i++ {
+			add(i, t0.Unix()+int64(i)*10)
+		}
+		for i := 100; i < 120; i++ { // the clock has passed it
+			add(i, t0.Unix()+2000+int64(i)*10)
+		}
+		all, _, err := db.ListHistory(ctx, w.ID, store.HistoryFilter{PageSize: 1000})
+		must(t, "ListHistory", err)
+		if len(all) != 120 {
+			t.Fatalf("%d rows, want 120", len(all))
+		}
+		at := func(s int64) int64 { return t0.Unix() + s }
+		for _, before := range []int64{0, at(1), at(255), at(603), at(1500), at(2500), at(5000)} {
+			for _, after := range []int64{0, at(-1), at(255), at(597), at(1990), at(3100)} {
+				for _, voice := range []string{"", "voice2"} {
+					for _, member := range []string{"", u.ID} {
+						var want []string
+						for _, h := range all {
+							if (before == 0 || h.DateUnix < before) && (after == 0 || h.DateUnix > after) &&
+								(voice == "" || h.VoiceID == voice) && (member == "" || h.UserID == member) {
+								want = append(want, h.ID)
+							}
+						}
+						for _, asc := range []bool{false, true} {
+							var got []string
+							after2 := ""
+							for range 100 {
+								page, more, err := db.ListHistory(ctx, w.ID, store.HistoryFilter{PageSize: 9, DateBefore: before, DateAfter: after,
+									VoiceID: voice, Ascending: asc, StartAfterID: after2, VisibleTo: member})
+								must(t, "ListHistory", err)
+								got = append(got, ids(page)...)
+								if !more {
+									break
+								}
+								after2 = page[len(page)-1].ID
+							}
+							exp := slices.Clone(want)
+							if asc {
+								slices.Reverse(exp)
+							}
+							sameIDs(t, fmt.Sprintf("before %d after %d voice %q member %v asc %v", before-t0.Unix(), after-t0.Unix(), voice, member != "", asc), got, exp)
+						}
+					}
 				}
 			}
 		}
