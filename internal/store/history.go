@@ -186,8 +186,9 @@ func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilt
 	if f.DateBefore > 0 {
 		where, args = append(where, "date_unix < ?"), append(args, f.DateBefore)
 	}
+	// date_after_unix is inclusive and date_before_unix exclusive, as the reference defines them.
 	if f.DateAfter > 0 {
-		where, args = append(where, "date_unix > ?"), append(args, f.DateAfter)
+		where, args = append(where, "date_unix >= ?"), append(args, f.DateAfter)
 	}
 	page := func(where, undated []string, args, undatedArgs []any) ([]HistoryItem, bool, error) {
 		if f.DateBefore > 0 || f.DateAfter > 0 {
@@ -234,7 +235,7 @@ func (db *DB) listHistoryDated(ctx context.Context, workspaceID string, f Histor
 	}
 	if f.DateAfter > 0 && !empty {
 		var lo int64
-		err := db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND date_out_of_order = FALSE AND date_unix > ? ORDER BY date_unix, seq LIMIT 1`,
+		err := db.queryRow(ctx, `SELECT seq FROM history WHERE workspace_id = ? AND date_out_of_order = FALSE AND date_unix >= ? ORDER BY date_unix, seq LIMIT 1`,
 			workspaceID, f.DateAfter).Scan(&lo)
 		empty = errors.Is(err, sql.ErrNoRows)
 		if err != nil && !empty {

@@ -129,7 +129,7 @@ func TestHistoryDateOrder(t *testing.T) {
 					for _, member := range []string{"", u.ID} {
 						var want []string
 						for _, h := range all {
-							if (before == 0 || h.DateUnix < before) && (after == 0 || h.DateUnix > after) &&
+							if (before == 0 || h.DateUnix < before) && (after == 0 || h.DateUnix >= after) &&
 								(voice == "" || h.VoiceID == voice) && (member == "" || h.UserID == member) {
 								want = append(want, h.ID)
 							}

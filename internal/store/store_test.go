@@ -825,8 +825,8 @@ func TestHistoryFiltersAndLifecycle(t *testing.T) {
 		sameIDs(t, "search percent literal", list(store.HistoryFilter{Search: "100%"}), []string{h2.ID})
 		sameIDs(t, "search underscore literal", list(store.HistoryFilter{Search: "snake_case"}), []string{h4.ID})
 		sameIDs(t, "date before", list(store.HistoryFilter{DateBefore: h3.DateUnix}), []string{h2.ID, h1.ID})
-		sameIDs(t, "date after", list(store.HistoryFilter{DateAfter: h3.DateUnix}), []string{h5.ID, h4.ID})
-		sameIDs(t, "date window", list(store.HistoryFilter{DateAfter: h1.DateUnix, DateBefore: h4.DateUnix}), []string{h3.ID, h2.ID})
+		sameIDs(t, "date after (inclusive)", list(store.HistoryFilter{DateAfter: h3.DateUnix}), []string{h5.ID, h4.ID, h3.ID})
+		sameIDs(t, "date window", list(store.HistoryFilter{DateAfter: h2.DateUnix, DateBefore: h4.DateUnix}), []string{h3.ID, h2.ID})
 		sameIDs(t, "ascending", list(store.HistoryFilter{Ascending: true}), []string{h1.ID, h2.ID, h3.ID, h4.ID, h5.ID})
 		sameIDs(t, "combined", list(store.HistoryFilter{ModelID: "eleven_multilingual_v2", Search: "snake", Ascending: true}), []string{h4.ID, h5.ID})
 		// Terms shorter than a trigram, quotes, and substrings across words and within them.
