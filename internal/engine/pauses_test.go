@@ -31,10 +31,11 @@ func TestSplitPieces(t *testing.T) {
 	if len(p) != 1 || p[0].Start != 0 || p[0].End != len(short) {
 		t.Fatalf("short audio: %v", p)
 	}
-	// Its pause is shortened to 150 ms on either side of the speech: 0.2 s of it is skipped,
-	// and positions in what the decoder hears map back across the skip.
-	if len(p[0].Skips) != 1 || math.Abs(float64(p[0].Skips[0].At-sec(2.15))) > 0.02*rate ||
-		math.Abs(float64(p[0].Skips[0].Len-sec(0.2))) > 0.02*rate {
+	// Its pause is shortened to pauseKeepFrames on either side of the speech, the rest of it is
+	// skipped, and positions in what the decoder hears map back across the skip.
+	keep := float64(pauseKeepFrames) * frameSeconds
+	if len(p[0].Skips) != 1 || math.Abs(float64(p[0].Skips[0].At-sec(2+keep))) > 0.02*rate ||
+		math.Abs(float64(p[0].Skips[0].Len-sec(0.5-2*keep))) > 0.02*rate {
 		t.Fatalf("skips of the short audio: %+v", p[0].Skips)
 	}
 	s := p[0].Skips[0]
@@ -70,10 +71,21 @@ func TestSplitPieces(t *testing.T) {
 	}
 	a = speechLike(a, rate, 8, false, rng) // a long silence with nothing in it
 	pieces := splitPieces(a, rate)
-	for _, p := range pieces {
-		for _, s := range p.Skips {
-			if s.At < p.Start+sec(0.15) || s.At+s.Len > p.End-sec(0.15) {
-				t.Errorf("skip %+v reaches the edge of piece %d–%d", s, p.Start, p.End)
+	// A cut in a pause leaves pauseKeepFrames of it on either side of the speech, as within
+	// pieces: the rest of the pause up to the cut is skipped.
+	for i, p := range pieces {
+		if i > 0 {
+			if len(p.Skips) == 0 || p.Skips[0].At != p.Start || math.Abs(float64(p.Skips[0].At+p.Skips[0].Len-(p.Start+sec(0.3-keep)))) > 0.02*rate {
+				t.Errorf("piece %d (%d–%d) does not start with %.2f s of its pause skipped: %+v", i, p.Start, p.End, 0.3-keep, p.Skips)
+			}
+		}
+		if i < len(pieces)-1 {
+			var last skip
+			if len(p.Skips) > 0 {
+				last = p.Skips[len(p.Skips)-1]
+			}
+			if last.At+last.Len != p.End || math.Abs(float64(last.At-(p.End-sec(0.3-keep)))) > 0.02*rate {
+				t.Errorf("piece %d (%d–%d) does not end with %.2f s of its pause skipped: %+v", i, p.Start, p.End, 0.3-keep, p.Skips)
 			}
 		}
 	}

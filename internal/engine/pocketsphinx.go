@@ -16,7 +16,8 @@ static void timbre_ps_quiet(void) { err_set_logfp(NULL); }
 
 // timbre_ps_new loads a decoder: the acoustic model, the language model and the dictionary.
 // The front end's voice activity detector is off: it drops the frames it takes for silence,
-// which shifts every later word's time (splitPieces leaves out long silences instead).
+// which shifts every later word's time (splitPieces leaves out the pauses instead, keeping
+// 50 ms of silence beside the speech: less than the detector keeps).
 static ps_decoder_t *timbre_ps_new(const char *hmm, const char *lm, const char *dict) {
 	cmd_ln_t *cfg = cmd_ln_init(NULL, ps_args(), TRUE, "-hmm", hmm, "-lm", lm, "-dict", dict,
 		"-remove_silence", "no", NULL);

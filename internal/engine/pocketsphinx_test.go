@@ -318,12 +318,13 @@ func TestDecodeForRecognition(t *testing.T) {
 
 // BenchmarkPocketsphinxTranscribe measures batch transcription speed against the
 // pocketsphinx_batch command on the same audio: the first 12 Harvard sentences spoken by slt
-// with 0.6 s pauses (about 42 s). The command decodes the file as one utterance (the decoding
+// with 0.6 s pauses (about 36 s). The command decodes the file as one utterance (the decoding
 // time it reports, model loading excluded); the recognizer, with its decoders loaded, cuts it at
 // pauses and decodes with 1 worker (w1) and 2 (w2). Each round runs all three one after the
 // other, so a busy machine slows them alike, and the best round of each counts. Reported: times
 // real time (x-rt), speed over the command's (vs-cmd), CPU seconds per audio second (cpu-per-s;
-// the command's is its own report) and one decoder's load time (load-ms).
+// the command's is its own report), the word error rates of the command's transcript and the
+// one-worker recognizer's (cmd-wer-%, wer-%) and one decoder's load time (load-ms).
 //
 //	go test ./internal/engine/ -run '^$' -bench BenchmarkPocketsphinxTranscribe -benchtime 3x
 func BenchmarkPocketsphinxTranscribe(b *testing.B) {
@@ -355,20 +356,27 @@ func BenchmarkPocketsphinxTranscribe(b *testing.B) {
 		}
 		return old
 	}
-	var cmdWall, cmdCPU float64
+	ref := []string{strings.Join(enginetest.HarvardSentences()[:12], " ")}
+	var cmdWall, cmdCPU, cmdWER float64
 	wall, cpu := make([]float64, len(recognizers)), make([]float64, len(recognizers))
+	var ourWER float64
 	for b.Loop() {
 		cmd, err := enginetest.PocketsphinxBatch(dir, []string{"long"}, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
 		cmdWall, cmdCPU = best(cmdWall, cmd.DecodeSeconds), best(cmdCPU, cmd.CPUSeconds)
+		cmdWER = enginetest.WER(ref, []string{cmd.Hyps["long"]})
 		for i, r := range recognizers {
 			t0, c0 := time.Now(), cpuSeconds()
-			if _, err := r.Transcribe(context.Background(), long, TranscribeOptions{}); err != nil {
+			tr, err := r.Transcribe(context.Background(), long, TranscribeOptions{})
+			if err != nil {
 				b.Fatal(err)
 			}
 			wall[i], cpu[i] = best(wall[i], time.Since(t0).Seconds()), best(cpu[i], cpuSeconds()-c0)
+			if i == 0 {
+				ourWER = enginetest.WER(ref, []string{tr.Text})
+			}
 		}
 	}
 	secs := long.Seconds()
@@ -380,6 +388,8 @@ func BenchmarkPocketsphinxTranscribe(b *testing.B) {
 		b.ReportMetric(cmdWall/wall[i], w+"vs-cmd")
 		b.ReportMetric(cpu[i]/secs, w+"cpu-per-s")
 	}
+	b.ReportMetric(cmdWER, "cmd-wer-%")
+	b.ReportMetric(ourWER, "wer-%")
 	b.ReportMetric(float64(recognizers[0].LoadTime().Milliseconds()), "load-ms")
 	b.ReportMetric(0, "ns/op")
 }
