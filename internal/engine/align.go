@@ -12,9 +12,9 @@ type AlignedWord struct {
 	Start, End float64 // seconds from the start of the audio
 	// Loss is how badly the audio fits the word (≥ 0, lower is better); see the engine's Align.
 	Loss float64
-	// Heard is false when the engine could not place the word itself (it is not in the
-	// pronunciation dictionary, or the alignment ended before it) and its time was spread over
-	// the gap between its placed neighbours.
+	// Heard is false when the engine could not place the word itself (it has no pronunciation:
+	// neither the dictionary nor letter-to-sound rules give one, or the alignment ended before
+	// it) and its time was spread over the gap between its placed neighbours.
 	Heard bool
 }
 

@@ -86,6 +86,30 @@ static int timbre_ps_in_dict(ps_decoder_t *ps, const char *word) {
 	return 1;
 }
 
+// timbre_ps_add_words adds n words with their pronunciations (ARPAbet phones separated by
+// spaces) to the decoder's dictionary only. ps_add_word also puts each word, as a unigram, in
+// the language model of every n-gram search the decoder holds, and pocketsphinx cannot take it
+// out again; so the language-model search is taken down first (its model kept) and built again
+// afterwards from the same model, which then still lacks the words. The decoder must be on its
+// language-model search, with no other search set. Returns how many words were added, or -1
+// when the search could not be built again (the decoder is unusable).
+static int timbre_ps_add_words(ps_decoder_t *ps, char **words, char **phones, int n) {
+	ngram_model_t *lm = ps_get_lm(ps, "_default");
+	if (lm == NULL)
+		return -1;
+	ngram_model_retain(lm);
+	ps_unset_search(ps, "_default");
+	int added = 0;
+	for (int i = 0; i < n; i++)
+		if (ps_add_word(ps, words[i], phones[i], FALSE) >= 0)
+			added++;
+	int rv = ps_set_lm(ps, "_default", lm); // the search holds its own reference
+	ngram_model_free(lm);
+	if (rv != 0 || ps_set_search(ps, "_default") != 0)
+		return -1;
+	return added;
+}
+
 // timbre_seg_prob is a segment's log posterior probability (in the decoder's log base).
 static int32 timbre_seg_prob(ps_seg_t *seg) {
 	int32 ascr, lscr, lback;
@@ -169,6 +193,7 @@ type Pocketsphinx struct {
 
 	mu       sync.Mutex
 	all      []*C.ps_decoder_t
+	broken   map[*C.ps_decoder_t]bool // decoders to free on release (addWords failed)
 	closed   bool
 	loadTime time.Duration // of the last decoder loaded
 }
@@ -264,7 +289,83 @@ func (p *Pocketsphinx) load() (*C.ps_decoder_t, error) {
 	return ps, nil
 }
 
-func (p *Pocketsphinx) release(ps *C.ps_decoder_t) { p.idle <- ps }
+// release gives a decoder back to the pool, or frees it when it is broken (addWords): its slot
+// is then free for a fresh decoder, loaded on next use.
+func (p *Pocketsphinx) release(ps *C.ps_decoder_t) {
+	p.mu.Lock()
+	if !p.broken[ps] {
+		p.mu.Unlock()
+		p.idle <- ps
+		return
+	}
+	delete(p.broken, ps)
+	for i, d := range p.all {
+		if d == ps {
+			p.all = append(p.all[:i], p.all[i+1:]...)
+			break
+		}
+	}
+	p.mu.Unlock()
+	C.ps_free(ps)
+	<-p.slots
+}
+
+// addWords gives the words (grammarWord form) that ps's dictionary lacks a pronunciation from
+// espeak-ng's letter-to-sound rules (Pronounce), in the decoder's dictionary only (see
+// timbre_ps_add_words): its language model stays as it was, so a later plain transcription on
+// this decoder cannot hear them, and a later grammar or keyterm model that names them finds a
+// real pronunciation, which is harmless. The decoder's dictionary thus grows by the words
+// requests have needed (a few dozen bytes each). Rebuilding the language-model search costs
+// about 0.4 s per request that adds words (TestG2PWordsStayOutOfTheLanguageModel); a word a
+// decoder has learnt costs nothing the next time. Words espeak cannot read (or an espeak-ng
+// without its data) stay unknown. Should the search not come back, the request fails or goes on
+// without it (alignment needs only its grammar) and the decoder is freed on release.
+func (p *Pocketsphinx) addWords(ps *C.ps_decoder_t, words []string) {
+	var cws, cps []*C.char
+	seen := map[string]bool{}
+	for _, w := range words {
+		if w == "" || seen[w] || inDict(ps, w) {
+			continue
+		}
+		seen[w] = true
+		phones, err := Pronounce(w)
+		if err != nil || phones == "" {
+			continue
+		}
+		cws, cps = append(cws, C.CString(w)), append(cps, C.CString(phones))
+	}
+	if len(cws) == 0 {
+		return
+	}
+	n := len(cws)
+	// The arrays of pointers live in C memory: cgo forbids passing Go memory holding pointers.
+	size := C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0)))
+	aw, ap := (**C.char)(C.malloc(size)), (**C.char)(C.malloc(size))
+	copy(unsafe.Slice(aw, n), cws)
+	copy(unsafe.Slice(ap, n), cps)
+	rv := C.timbre_ps_add_words(ps, aw, ap, C.int(n))
+	C.free(unsafe.Pointer(aw))
+	C.free(unsafe.Pointer(ap))
+	for i := range cws {
+		C.free(unsafe.Pointer(cws[i]))
+		C.free(unsafe.Pointer(cps[i]))
+	}
+	if rv < 0 {
+		p.mu.Lock()
+		if p.broken == nil {
+			p.broken = map[*C.ps_decoder_t]bool{}
+		}
+		p.broken[ps] = true
+		p.mu.Unlock()
+	}
+}
+
+// inDict says whether ps's dictionary knows word.
+func inDict(ps *C.ps_decoder_t, word string) bool {
+	cw := C.CString(word)
+	defer C.free(unsafe.Pointer(cw))
+	return C.timbre_ps_in_dict(ps, cw) != 0
+}
 
 // closeWait is how long Close waits for decoders still in use (a real-time session whose
 // connection is closing) before leaving them unfreed.
@@ -299,9 +400,10 @@ func (p *Pocketsphinx) Close() {
 // probabilities in the decoder's word lattice. Keyterms bias the language model: for this
 // transcription it is interpolated with a small model of the keyterms' words and word pairs
 // (keytermARPA), so they are more likely to be heard; words the pronunciation dictionary lacks
-// (cmudict, about 134,000 words) cannot be recognised and are left out. The interpolated model
-// is slower: measured on Harvard sentences, about 2 s to set up per decoder and twice the
-// decoding time. Language must be empty or English; the transcript's language is English with
+// (cmudict, about 134,000 words) get a pronunciation from espeak-ng's letter-to-sound rules in
+// the decoder's dictionary (Pronounce, addWords), so they can be heard too
+// (TestKeytermUnknownWord). The interpolated model is slower: measured on Harvard sentences,
+// about 2 s to set up per decoder and twice the decoding time. Language must be empty or English; the transcript's language is English with
 // probability 1 (the engine knows no other, so it detects nothing).
 func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeOptions) (*Transcript, error) {
 	if l := BaseLanguage(opts.Language); l != "" && l != "en" {
@@ -345,6 +447,7 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 			}
 			defer p.release(ps)
 			if keyterms != nil {
+				p.addWords(ps, keytermWords(opts.Keyterms))
 				if C.timbre_ps_keyterms(ps, keyterms, keytermWeight) != 0 {
 					errs[w] = errors.New("pocketsphinx: cannot load the keyterms")
 					return
@@ -389,11 +492,12 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 
 // setKeyterms makes ps use its language model interpolated with a model of keyterms (see
 // keytermARPA) until plainLM; no keyterms leave it as it is. restore is nil when nothing changed.
-func setKeyterms(ps *C.ps_decoder_t, keyterms []string) (restore func(), err error) {
+func (p *Pocketsphinx) setKeyterms(ps *C.ps_decoder_t, keyterms []string) (restore func(), err error) {
 	arpa := keytermARPA(keyterms)
 	if arpa == "" {
 		return nil, nil
 	}
+	p.addWords(ps, keytermWords(keyterms))
 	path, err := writeTemp("timbre-keyterms-*.arpa", arpa)
 	if err != nil {
 		return nil, err
@@ -482,6 +586,24 @@ func sphinxWord(w string) string {
 	return w
 }
 
+// keytermWords are the distinct words of the keyterms, as keytermARPA has them, in the form the
+// dictionary has words (grammarWord).
+func keytermWords(keyterms []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range keyterms {
+		for _, w := range strings.FieldsFunc(strings.ToLower(k), func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+		}) {
+			if g := grammarWord(w); g == w && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // keytermARPA is a language model of the keyterms in ARPA format: their words as equally likely
 // unigrams, and each pair of neighbours in a phrase as a likely bigram. "" when there are no
 // words.
@@ -565,10 +687,13 @@ var _ Aligner = (*Pocketsphinx)(nil)
 // flite speech: about 1.1 for the words really spoken, about 4 (words unheard included) when the
 // text is another sentence (TestAlignLossTellsWrongText).
 //
-// Words missing from the dictionary (cmudict, about 134,000 words; pocketsphinx 0.8/5prealpha
-// has no grapheme-to-phoneme converter) are left out of the grammar, and words the search could
-// not place (the audio does not contain them) stay unheard: both get the gap between their
-// placed neighbours (spreadUnheard).
+// Words missing from the dictionary (cmudict, about 134,000 words; pocketsphinx 5prealpha has no
+// grapheme-to-phoneme converter) get a pronunciation from espeak-ng's letter-to-sound rules
+// mapped to the model's phones (Pronounce), in this decoder's dictionary only (addWords), and are
+// aligned like any other word (TestAlignInventedWords). Words still without one (espeak reads
+// no sound in them) are left out of the grammar, and words the search could not place (the
+// audio does not contain them) stay unheard: both get the gap between their placed neighbours
+// (spreadUnheard).
 func (p *Pocketsphinx) Align(ctx context.Context, pcm PCM, words []string) ([]AlignedWord, error) {
 	if pcm.SampleRate <= 0 {
 		return nil, fmt.Errorf("pocketsphinx: invalid sample rate %d", pcm.SampleRate)
@@ -587,17 +712,15 @@ func (p *Pocketsphinx) Align(ctx context.Context, pcm PCM, words []string) ([]Al
 	}
 	defer p.release(ps)
 
+	gws := make([]string, len(words))
+	for i, w := range words {
+		gws[i] = grammarWord(w)
+	}
+	p.addWords(ps, gws)  // words the dictionary lacks, pronounced by espeak-ng
 	var grammar []string // the words the dictionary knows, and where they are in words
 	var at []int
-	for i, w := range words {
-		g := grammarWord(w)
-		if g == "" {
-			continue
-		}
-		cg := C.CString(g)
-		known := C.timbre_ps_in_dict(ps, cg) != 0
-		C.free(unsafe.Pointer(cg))
-		if known {
+	for i, g := range gws {
+		if g != "" && inDict(ps, g) {
 			grammar, at = append(grammar, g), append(at, i)
 		}
 	}

@@ -48,7 +48,7 @@ func (p *Pocketsphinx) OpenStream(ctx context.Context, opts StreamOptions) (Reco
 	if err != nil {
 		return nil, err
 	}
-	restore, err := setKeyterms(ps, opts.Keyterms)
+	restore, err := p.setKeyterms(ps, opts.Keyterms)
 	if err != nil {
 		p.release(ps)
 		return nil, err

@@ -411,7 +411,12 @@ func TestPocketsphinxKeyterms(t *testing.T) {
 	r := sharedPocketsphinx(t)
 	clip := harvardSpeech(t, "rms", 0, 1)[0]
 	ctx := context.Background()
+	// A decoder's cepstral mean carries over from its previous utterance, so the plain reference
+	// is taken after the decoder has heard this clip (as it has when transcribing it again below).
 	plain, err := r.Transcribe(ctx, clip, TranscribeOptions{})
+	if err == nil {
+		plain, err = r.Transcribe(ctx, clip, TranscribeOptions{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
