@@ -10,8 +10,9 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
-// firstNames are common English first names (the most frequent given names of US births over
-// the last century, as the Social Security Administration and census publish them), lower case.
+// firstNames are about 500 common first names, lower case: written by hand (no name data set is
+// on these machines) after the most frequent US given names of the last century, with common
+// short forms and a few frequent names of other languages.
 var firstNames = wordSet(`
 james john robert michael william david richard joseph thomas charles christopher daniel matthew
 anthony mark donald steven paul andrew joshua kenneth kevin brian george timothy ronald edward jason
@@ -64,7 +65,8 @@ gloria ali li wei ming yan deb jess ally abby meg sally molly polly norma vera i
 bonnie connie tammy tina dana leslie erin tara monica shannon bridget priya joy
 `)
 
-// surnames are common family names (the most frequent surnames of the US census), lower case.
+// surnames are about 270 common family names, lower case: written by hand after the most
+// frequent US census surnames, with some frequent Chinese, Indian, German, Italian and Irish ones.
 var surnames = wordSet(`
 smith johnson williams brown jones garcia miller davis rodriguez martinez hernandez lopez gonzalez
 wilson anderson thomas taylor moore jackson martin lee perez thompson white harris sanchez clark
