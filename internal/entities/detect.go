@@ -344,6 +344,9 @@ func (d *doc) digitRuns(add adder) {
 
 func (d *doc) classifyDigits(r digitRun, add adder) {
 	s, e := d.toks[r.from].start, d.toks[r.to-1].end
+	if s > 0 && d.text[s-1] == '(' && strings.Contains(d.text[s:e], ")") { // "(415) 555-0123"
+		s--
+	}
 	n := len(r.digits)
 	spoken := len(r.groups) == 0
 	switch {

@@ -34,7 +34,7 @@ func TestDetectSpokenAndWritten(t *testing.T) {
 		{"SSN 123-45-6789 on file", "ssn:123-45-6789"},
 		// Phone numbers.
 		{"Call me at five five five one two three four five six seven.", "phone_number:five five five one two three four five six seven"},
-		{"my number is (415) 555-0123.", "phone_number:415) 555-0123"},
+		{"my number is (415) 555-0123.", "phone_number:(415) 555-0123"},
 		{"Dial +44 20 7946 0958 now", "phone_number:+44 20 7946 0958"},
 		{"the office is 555-0100", "phone_number:555-0100"},
 		// Emails and URLs.
@@ -106,6 +106,9 @@ func TestDetectNoFalsePositives(t *testing.T) {
 		"I will be there in twenty minutes with two friends.",
 		"Put the rose in the vase and the ivy on the wall.",
 		"The class of twenty students sat in row five.",
+		"They march twenty miles and may ten more tomorrow.",
+		"I was born in a small town and grew up with four brothers.",
+		"Give me one pound of apples at five past nine.",
 	} {
 		if got := Detect(text, all(t)); len(got) != 0 {
 			t.Errorf("%q: found %s", text, found(got))

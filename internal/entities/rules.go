@@ -14,6 +14,9 @@ var months = map[string]int{
 	"sept": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
+// verbMonths are month names that are also verbs.
+var verbMonths = map[string]bool{"march": true, "may": true}
+
 var reNumericDate = regexp.MustCompile(`^(\d{1,2})[/.](\d{1,2})[/.](\d{2}|\d{4})$|^(\d{4})-(\d{2})-(\d{2})$`)
 
 // day reads a day of the month at token i: "twelfth", "twenty first", "12th", "12", "twelve".
@@ -117,16 +120,22 @@ func (d *doc) dates(want Set, add adder) {
 			if d.low(j) == "the" {
 				j++
 			}
-			n, _ := d.day(j)
+			n, ordinal := d.day(j)
 			if y := d.year(i + 1); y > 0 && y >= n && j == i+1 {
 				n = 0 // "June twenty twenty" is a month and a year
 			}
 			if n > 0 {
 				end := j + n
+				year := 0
 				if !d.toks[end-1].stop {
-					end += d.year(end)
+					year = d.year(end)
 				}
-				// "May twenty" alone is loose only for may/march; take it with a year or an ordinal.
+				// "march"/"may" are verbs too: "they march twenty miles" is no date. Said so
+				// (not capitalised), they need an ordinal day or a year.
+				if verbMonths[d.low(i)] && !(d.toks[i].capital && !d.toks[i].sentStart) && !ordinal && year == 0 {
+					continue
+				}
+				end += year
 				emit(i, end)
 				i = end - 1
 				continue
@@ -167,6 +176,9 @@ func (d *doc) money(add adder) {
 			continue
 		}
 		end := i + n + 1
+		if cur := d.low(i + n); (cur == "pound" || cur == "pounds") && d.low(end) == "of" && !d.toks[end-1].stop {
+			continue // "a pound of apples" weighs
+		}
 		if d.low(end) == "and" && !d.toks[end-1].stop {
 			if _, k, ok := d.cardinal(end + 1); ok && (d.low(end+1+k) == "cents" || d.low(end+1+k) == "pence") {
 				end += k + 2
