@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/access"
+	"timbre/internal/entities"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
 	"timbre/internal/netguard"
@@ -319,13 +320,38 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	if speakerRoles {
 		notYet("detect_speaker_roles", "Detecting speaker roles")
 	}
-	for _, name := range []string{"entity_detection", "entity_redaction"} {
-		if vals := form.Values(name); len(vals) > 0 && strings.Join(vals, "") != "" {
-			notYet(name, "Entity detection and redaction")
-		}
+	// Entities: entity_detection and entity_redaction take 'all', categories and entity types
+	// (repeated fields, comma-separated or a JSON list); what is redacted must be detected.
+	detect, err := entities.Parse(form.Values("entity_detection"))
+	if err != nil {
+		v.Add("body", "entity_detection", "value_error", capitalize(err.Error())+".")
 	}
-	if s := field("entity_redaction_mode"); s != "" && !slices.Contains([]string{"redacted", "entity_type", "enumerated_entity_type"}, s) {
-		v.Add("body", "entity_redaction_mode", "enum", "Input should be 'redacted', 'entity_type' or 'enumerated_entity_type'.")
+	redact, rerr := entities.Parse(form.Values("entity_redaction"))
+	switch {
+	case rerr != nil:
+		v.Add("body", "entity_redaction", "value_error", capitalize(rerr.Error())+".")
+	case err == nil && !detect.Covers(redact):
+		var missing []string
+		for _, t := range redact.Types() {
+			if !detect.Has(t) {
+				missing = append(missing, t)
+			}
+		}
+		if len(missing) > 5 {
+			missing = append(missing[:5], "…")
+		}
+		v.Add("body", "entity_redaction", "value_error", fmt.Sprintf("entity_redaction must be a subset of entity_detection; not detected: %s.", strings.Join(missing, ", ")))
+	}
+	req.EntityDetection, req.EntityRedaction = detect.Types(), redact.Types()
+	req.RedactionMode = entities.ModeEnumerated
+	if s := field("entity_redaction_mode"); s != "" {
+		if !slices.Contains(entities.Modes, s) {
+			v.Add("body", "entity_redaction_mode", "enum", "Input should be 'redacted', 'entity_type' or 'enumerated_entity_type'.")
+		}
+		req.RedactionMode = s
+	}
+	if (len(detect) > 0 || len(redact) > 0) && req.MultiChannel && req.ChannelStyle == StyleCombined {
+		v.Add("body", "multichannel_output_style", "value_error", "Entity detection and redaction are not available with multichannel_output_style 'combined'; use 'separate'.")
 	}
 	req.Keyterms = form.Values("keyterms")
 	if len(req.Keyterms) > 1000 {

@@ -80,10 +80,15 @@ type Request struct {
 	MultiChannel   bool   // use_multi_channel: one transcript per channel (see Multichannel)
 	ChannelStyle   string // multichannel_output_style: StyleSeparate (default) or StyleCombined
 	Exports        []ExportOptions
-	Logging        bool   // keep the transcript (enable_logging)
-	WebhookMeta    string // webhook_metadata, JSON
-	Webhook        bool   // deliver through the workspace's speech-to-text webhooks, not in the response
-	WebhookID      string // … only to this webhook
+	// EntityDetection and EntityRedaction are the entity types to find and to redact (see
+	// package entities); RedactionMode is entity_redaction_mode.
+	EntityDetection []string
+	EntityRedaction []string
+	RedactionMode   string
+	Logging         bool   // keep the transcript (enable_logging)
+	WebhookMeta     string // webhook_metadata, JSON
+	Webhook         bool   // deliver through the workspace's speech-to-text webhooks, not in the response
+	WebhookID       string // … only to this webhook
 }
 
 // errAudio is the 422 for audio that cannot be transcribed, naming the field it came from.
@@ -143,6 +148,7 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 	// Each channel is billed at the audio's full duration, as ElevenLabs bills use_multi_channel
 	// ("cost scales linearly with the number of channels"); one channel costs what it always did.
 	j.Cost = plan.STTCredits(tier, j.Seconds) * int64(j.channels())
+	j.Cost += entitySurcharge(j.Cost, r)
 	var audioType string
 	if r.Logging && s.Blob != nil {
 		if j.AudioKey, audioType, err = s.keepAudio(ctx, c.WorkspaceID, j.TranscriptID, r); err != nil {
@@ -303,7 +309,9 @@ func transcribeChannel(ctx context.Context, rec engine.Recognizer, pcm engine.PC
 	if err != nil {
 		return nil, err
 	}
-	return Build(tr, r, heard), nil
+	t := Build(tr, r, heard)
+	applyEntities(t, r)
+	return t, nil
 }
 
 // addExports renders the exports r asks for (additional_formats) of t into t.

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"timbre/internal/engine"
+	"timbre/internal/entities"
 	"timbre/internal/listen"
 )
 
@@ -22,7 +23,9 @@ type Transcript struct {
 	ChannelIndex        *int               `json:"channel_index,omitempty"`
 	AdditionalFormats   []AdditionalFormat `json:"additional_formats,omitempty"`
 	TranscriptionID     string             `json:"transcription_id,omitempty"`
-	AudioDurationSecs   float64            `json:"audio_duration_secs"`
+	// Entities are those found with entity_detection (absent without it, and with redaction).
+	Entities          *[]entities.Entity `json:"entities,omitempty"`
+	AudioDurationSecs float64            `json:"audio_duration_secs"`
 }
 
 // Word is one entry of a transcript's words: a word, the spacing between two words, or an
