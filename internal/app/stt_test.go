@@ -219,6 +219,8 @@ func TestSpeechToTextBadInput(t *testing.T) {
 		{"unknown entity type", mp3, map[string]any{"model_id": "scribe_v1", "entity_detection": "pii,passwords"}, "entity_detection"},
 		{"redaction not detected", mp3, map[string]any{"model_id": "scribe_v1", "entity_detection": "name", "entity_redaction": "all"}, "entity_redaction"},
 		{"entities with combined channels", mp3, map[string]any{"model_id": "scribe_v1", "use_multi_channel": "true", "multichannel_output_style": "combined", "entity_detection": "pii"}, "multichannel_output_style"},
+		{"speaker roles without diarize", mp3, map[string]any{"model_id": "scribe_v1", "detect_speaker_roles": "true"}, "detect_speaker_roles"},
+		{"speaker roles with channels", mp3, map[string]any{"model_id": "scribe_v1", "use_multi_channel": "true", "detect_speaker_roles": "true"}, "detect_speaker_roles"},
 		{"threshold without diarize", mp3, map[string]any{"model_id": "scribe_v1", "diarization_threshold": "0.3"}, "diarization_threshold"},
 		{"threshold with num_speakers", mp3, map[string]any{"model_id": "scribe_v1", "diarize": "true", "num_speakers": "2", "diarization_threshold": "0.3"}, "diarization_threshold"},
 		{"bad export", mp3, map[string]any{"model_id": "scribe_v1", "additional_formats": `[{"format":"mp4"}]`}, "additional_formats"},

@@ -247,11 +247,11 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	boolean("tag_audio_events", &req.TagAudioEvents)
 	boolean("diarize", &req.Diarize)
 	boolean("use_multi_channel", &req.MultiChannel)
-	var webhook, noVerbatim, speakerLibrary, speakerRoles bool // no_verbatim: see notYet below
+	var webhook, noVerbatim, speakerLibrary bool // no_verbatim: see notYet below
 	boolean("webhook", &webhook)
 	boolean("no_verbatim", &noVerbatim)
 	boolean("use_speaker_library", &speakerLibrary)
-	boolean("detect_speaker_roles", &speakerRoles)
+	boolean("detect_speaker_roles", &req.SpeakerRoles)
 	if s := field("num_speakers"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > 32 {
@@ -317,8 +317,13 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	if speakerLibrary {
 		notYet("use_speaker_library", "Matching speakers against a speaker library")
 	}
-	if speakerRoles {
-		notYet("detect_speaker_roles", "Detecting speaker roles")
+	// detect_speaker_roles names the speakers diarization finds, so it needs diarize; with
+	// use_multi_channel each channel is its own speaker and there is no diarization to name.
+	switch {
+	case req.SpeakerRoles && req.MultiChannel:
+		v.Add("body", "detect_speaker_roles", "value_error", "detect_speaker_roles cannot be used with use_multi_channel=true: it names the speakers that diarization finds; send diarize=true without use_multi_channel.")
+	case req.SpeakerRoles && !req.Diarize:
+		v.Add("body", "detect_speaker_roles", "value_error", "detect_speaker_roles requires diarize=true: it names the speakers that diarization finds.")
 	}
 	// Entities: entity_detection and entity_redaction take 'all', categories and entity types
 	// (repeated fields, comma-separated or a JSON list); what is redacted must be detected.

@@ -80,6 +80,9 @@ type Request struct {
 	MultiChannel   bool   // use_multi_channel: one transcript per channel (see Multichannel)
 	ChannelStyle   string // multichannel_output_style: StyleSeparate (default) or StyleCombined
 	Exports        []ExportOptions
+	// SpeakerRoles (detect_speaker_roles, with Diarize) names the speakers 'agent' and
+	// 'customer' instead of speaker_0, speaker_1, … (see SpeakerRoles).
+	SpeakerRoles bool
 	// EntityDetection and EntityRedaction are the entity types to find and to redact (see
 	// package entities); RedactionMode is entity_redaction_mode.
 	EntityDetection []string
@@ -147,8 +150,8 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 	j.Request.Audio = nil
 	// Each channel is billed at the audio's full duration, as ElevenLabs bills use_multi_channel
 	// ("cost scales linearly with the number of channels"); one channel costs what it always did.
-	j.Cost = plan.STTCredits(tier, j.Seconds) * int64(j.channels())
-	j.Cost += entitySurcharge(j.Cost, r)
+	base := plan.STTCredits(tier, j.Seconds) * int64(j.channels())
+	j.Cost = base + entitySurcharge(base, r) + roleSurcharge(base, r)
 	var audioType string
 	if r.Logging && s.Blob != nil {
 		if j.AudioKey, audioType, err = s.keepAudio(ctx, c.WorkspaceID, j.TranscriptID, r); err != nil {
@@ -310,6 +313,7 @@ func transcribeChannel(ctx context.Context, rec engine.Recognizer, pcm engine.PC
 		return nil, err
 	}
 	t := Build(tr, r, heard)
+	applySpeakerRoles(t, r) // on the words as heard, before redaction merges any
 	applyEntities(t, r)
 	return t, nil
 }
