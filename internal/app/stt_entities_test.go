@@ -122,7 +122,8 @@ func TestSpeechToTextEntities(t *testing.T) {
 				}
 			}
 			tr, _, _ = transcribe(namePhoneMP3, map[string]any{"entity_detection": "name,phone_number", "entity_redaction": "name", "entity_redaction_mode": "entity_type"})
-			if !strings.HasPrefix(tr.Text, "My name is {NAME} and") || !strings.Contains(tr.Text, "five five five") {
+			// (The recogniser hears the "and" after the name as "on" in some runs.)
+			if !strings.HasPrefix(tr.Text, "My name is {NAME} ") || !strings.Contains(tr.Text, "five five five") {
 				t.Fatalf("redacted %q", tr.Text)
 			}
 
