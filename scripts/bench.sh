@@ -145,7 +145,7 @@ END {
   if (nh) {
     print ""
     print "   Memory: resident set (VmRSS from /proc) of the test process — server and benchmark client — plus its engine"
-    print "   worker processes; idle = started, nothing synthesized yet; peak = highest 20 ms sample while streaming."
+    print "   worker processes; idle = started, nothing synthesized yet; peak = highest 50 ms sample while the server streams."
     printf "  %-14s %7s %13s %13s\n", "voice", "streams", "idle", "peak"
     for (i = 1; i <= nh; i++) print mem[i]
   }
