@@ -7,6 +7,7 @@ import (
 	"html"
 	"math/big"
 	"strings"
+	"time"
 
 	"timbre/internal/access"
 	"timbre/internal/audit"
@@ -123,6 +124,19 @@ func sixDigits() string {
 	return strings.Repeat("0", 6-len(s)) + s
 }
 
+// newActionCode stores a fresh six-digit code of kind for the user (by hash) and returns it.
+// Codes are keyed by their hash across all users, so with a million codes a new one meets a
+// stored one now and then (the PostgreSQL tests hit it: a 500): another code is drawn then.
+func (s *Service) newActionCode(ctx context.Context, userID, kind, payload string, ttl time.Duration) (string, error) {
+	for try := 0; ; try++ {
+		code := sixDigits()
+		err := s.DB.CreateActionCodeWithPayload(ctx, code, userID, kind, payload, s.now().Add(ttl))
+		if err == nil || !store.IsUniqueViolation(err) || try == 9 {
+			return code, err
+		}
+	}
+}
+
 // SendEmailChangeVerification mails a code to the new address; PUT /v1/user/email with it makes
 // the change.
 func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, userID, newEmail string, proof SensitiveProof) error {
@@ -151,8 +165,8 @@ func (s *Service) SendEmailChangeVerification(ctx context.Context, c Client, use
 	if err := s.request(ctx, LimitEmailChangeMail, userID); err != nil {
 		return err
 	}
-	code := sixDigits()
-	if err := s.DB.CreateActionCodeWithPayload(ctx, code, userID, store.CodeChangeEmail, newEmail, s.now().Add(emailChangeCodeTTL)); err != nil {
+	code, err := s.newActionCode(ctx, userID, store.CodeChangeEmail, newEmail, emailChangeCodeTTL)
+	if err != nil {
 		return err
 	}
 	s.audit(ctx, c, u, "auth", "email_change_requested", nil)

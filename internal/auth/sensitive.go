@@ -113,8 +113,8 @@ func (s *Service) sendSensitiveCode(ctx context.Context, c Client, u *store.User
 	if err := s.request(ctx, LimitSensitiveMail, u.ID); err != nil {
 		return err
 	}
-	code := sixDigits()
-	if err := s.DB.CreateActionCodeWithPayload(ctx, code, u.ID, store.CodeSensitiveAction, "", s.now().Add(sensitiveCodeTTL)); err != nil {
+	code, err := s.newActionCode(ctx, u.ID, store.CodeSensitiveAction, "", sensitiveCodeTTL)
+	if err != nil {
 		return err
 	}
 	s.audit(ctx, c, u, "auth", "sensitive_action_code_sent", nil)
