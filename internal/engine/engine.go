@@ -33,6 +33,21 @@ type Prosody struct {
 	Rate       float64 // 1.0 = the engine's normal speaking rate; API speed 0.7–1.2 (Timbre allows 0.5–2.0)
 	Pitch      int     // 0–100, 50 = the voice's normal pitch
 	PitchRange int     // 0–100, 50 = normal; 0 = monotone, 100 = most expressive
+	// F0Hz, when set, replaces the voice's own mean pitch (Hz) before Pitch shifts it: cloned and
+	// designed voices are a base voice spoken at a measured pitch.
+	F0Hz float64
+	// Formant scales the vocal tract's resonances: 0 or 1 = the voice's own, 1.1 = formants 10 %
+	// higher (a shorter tract: brighter, younger, more female), 0.9 = lower, clamped to 0.75–1.35.
+	// flite honours both (but its rms voice keeps its own pitch); espeak-ng ignores them.
+	Formant float64
+}
+
+// FormantScale is p.Formant clamped to what engines apply, 1 when unset.
+func (p Prosody) FormantScale() float64 {
+	if p.Formant <= 0 {
+		return 1
+	}
+	return min(max(p.Formant, 0.75), 1.35)
 }
 
 // Request is one synthesis: a single sentence or short passage in one language.

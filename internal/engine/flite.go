@@ -62,6 +62,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"timbre/internal/audio"
 )
 
 // flite synthesizes concurrently: once the voices are registered, an utterance only reads the
@@ -167,8 +169,16 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 		return nil, fmt.Errorf("%w: flite speaks only English, not %q", ErrUnknownVoice, req.Language)
 	}
 	p := req.Prosody.normalized()
-	f0Mean := fv.f0Mean * math.Exp2(float64(p.Pitch-50)/100) // ±half an octave
-	f0Stddev := fv.f0Stddev * float64(p.PitchRange) / 50     // 0 = monotone, 100 = twice the range
+	base := fv.f0Mean
+	if p.F0Hz > 0 {
+		base = p.F0Hz
+	}
+	// A formant scale k is synthesis at pitch/k and duration×k, played k times faster: every
+	// resonance moves by k while pitch and duration come out as asked.
+	k := formantRate(p.FormantScale(), 16000)
+	f0Mean := base * math.Exp2(float64(p.Pitch-50)/100) / k // ±half an octave
+	// 0 = monotone, 100 = twice the range; the range keeps its size in semitones at another pitch.
+	f0Stddev := fv.f0Stddev * base / fv.f0Mean * float64(p.PitchRange) / 50 / k
 	if fv.f0Stddev <= 0 {
 		f0Stddev = -1 // unknown: leave the voice's own
 	}
@@ -178,7 +188,7 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	u := C.timbre_synth(ctext, fv.v, C.float(fv.stretch/p.Rate), C.float(f0Mean), C.float(f0Stddev))
+	u := C.timbre_synth(ctext, fv.v, C.float(fv.stretch/p.Rate*k), C.float(f0Mean), C.float(f0Stddev))
 	if u == nil {
 		return nil, errors.New("flite: synthesis failed")
 	}
@@ -196,7 +206,33 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	} else {
 		pcm.SampleRate = 16000
 	}
-	return &Result{Audio: pcm, Words: fliteWordMarks(req.Text, u, pcm)}, nil
+	words := fliteWordMarks(req.Text, u, pcm)
+	if k != 1 {
+		pcm, words = speedUp(pcm, words, k)
+	}
+	return &Result{Audio: pcm, Words: words}, nil
+}
+
+// formantRate rounds a formant scale to one whose sample-rate ratio resamples with a short
+// polyphase filter (rate×k a multiple of 200 Hz).
+func formantRate(k float64, rate int) float64 {
+	if k == 1 {
+		return 1
+	}
+	return math.Round(float64(rate)*k/200) * 200 / float64(rate)
+}
+
+// speedUp plays audio k times faster (pitch, resonances and tempo all move by k) by treating
+// its samples as recorded at rate×k, and rescales the word times to match.
+func speedUp(pcm PCM, words []WordMark, k float64) (PCM, []WordMark) {
+	from := int(math.Round(float64(pcm.SampleRate) * k))
+	pcm.Samples = audio.Resample(pcm.Samples, from, pcm.SampleRate)
+	out := make([]WordMark, len(words))
+	for i, w := range words {
+		w.Start, w.End = w.Start/k, w.End/k
+		out[i] = w
+	}
+	return pcm, out
 }
 
 // fliteWordMarks reads the words' times from the utterance: a word starts where the segment
