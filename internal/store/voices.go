@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -21,13 +22,15 @@ type Voice struct {
 	PreviewKey  string // blob key of the preview audio, empty until generated
 	SortOrder   int
 	CreatedAt   int64
+	Voiceprint  string // JSON voiceprint.Print of a cloned or designed voice, empty for premade ones
+	CreatedBy   string // user id of the member who made a workspace voice
 }
 
-const voiceCols = `id, workspace_id, name, category, description, labels, engine, engine_voice, language, prosody, preview_key, sort_order, created_at_unix`
+const voiceCols = `id, workspace_id, name, category, description, labels, engine, engine_voice, language, prosody, preview_key, sort_order, created_at_unix, voiceprint, created_by`
 
 func scanVoice(row interface{ Scan(...any) error }) (*Voice, error) {
 	v := &Voice{}
-	if err := row.Scan(&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language, &v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt); err != nil {
+	if err := row.Scan(&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language, &v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy); err != nil {
 		return nil, notFound(err)
 	}
 	return v, nil
@@ -35,7 +38,7 @@ func scanVoice(row interface{ Scan(...any) error }) (*Voice, error) {
 
 // UpsertPremadeVoice inserts or refreshes a premade voice, keeping its generated preview.
 func (db *DB) UpsertPremadeVoice(ctx context.Context, v Voice) error {
-	_, err := db.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, '', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)
+	_, err := db.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, '', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, '', '')
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, category = excluded.category, description = excluded.description,
 		labels = excluded.labels, engine = excluded.engine, engine_voice = excluded.engine_voice, language = excluded.language,
 		prosody = excluded.prosody, sort_order = excluded.sort_order,
@@ -157,4 +160,49 @@ func (db *DB) SetVoiceSettings(ctx context.Context, workspaceID, voiceID, settin
 
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// CreateVoice inserts a workspace voice (cloned, generated, professional) in the transaction, so a
+// voice and its samples land together.
+func (tx *Tx) CreateVoice(ctx context.Context, v Voice) error {
+	if v.WorkspaceID == "" {
+		return errors.New("store: a workspace voice needs a workspace")
+	}
+	_, err := tx.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		v.ID, v.WorkspaceID, v.Name, v.Category, v.Description, v.Labels, v.Engine, v.EngineVoice, v.Language, v.Prosody, v.PreviewKey, v.SortOrder, v.CreatedAt, v.Voiceprint, v.CreatedBy)
+	return err
+}
+
+// UpdateVoice rewrites a workspace voice's editable fields and how it speaks (its preview is made
+// again when the way it speaks changed).
+func (tx *Tx) UpdateVoice(ctx context.Context, v Voice) error {
+	return affected(tx.exec(ctx, `UPDATE voices SET name = ?, description = ?, labels = ?, engine = ?, engine_voice = ?, language = ?,
+		prosody = ?, voiceprint = ?, preview_key = CASE WHEN engine_voice = ? AND prosody = ? THEN preview_key ELSE '' END
+		WHERE id = ? AND workspace_id = ? AND workspace_id <> ''`,
+		v.Name, v.Description, v.Labels, v.Engine, v.EngineVoice, v.Language, v.Prosody, v.Voiceprint, v.EngineVoice, v.Prosody, v.ID, v.WorkspaceID))
+}
+
+// DeleteVoice removes a workspace voice (premade voices cannot be deleted) and its settings.
+func (tx *Tx) DeleteVoice(ctx context.Context, workspaceID, id string) error {
+	if err := affected(tx.exec(ctx, `DELETE FROM voices WHERE id = ? AND workspace_id = ? AND workspace_id <> ''`, id, workspaceID)); err != nil {
+		return err
+	}
+	_, err := tx.exec(ctx, `DELETE FROM voice_settings WHERE workspace_id = ? AND voice_id = ?`, workspaceID, id)
+	return err
+}
+
+// CountVoices counts a workspace's own voices of the given categories (all when none given), in
+// the transaction that adds one, so a plan's voice limit holds under concurrent adds.
+func (tx *Tx) CountVoices(ctx context.Context, workspaceID string, categories ...string) (int, error) {
+	q := `SELECT COUNT(*) FROM voices WHERE workspace_id = ? AND workspace_id <> ''`
+	args := []any{workspaceID}
+	if len(categories) > 0 {
+		q += ` AND category IN (` + placeholders(len(categories)) + `)`
+		for _, c := range categories {
+			args = append(args, c)
+		}
+	}
+	var n int
+	err := tx.queryRow(ctx, q, args...).Scan(&n)
+	return n, err
 }

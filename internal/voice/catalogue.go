@@ -83,10 +83,14 @@ type BaseProsody struct {
 	Pitch      int     `json:"pitch"`
 	PitchRange int     `json:"pitch_range"`
 	Rate       float64 `json:"rate"`
+	// F0Hz and Formant make a base voice speak like a measured or described speaker (cloned and
+	// designed voices): engine.Prosody's fields of the same names.
+	F0Hz    float64 `json:"f0_hz,omitempty"`
+	Formant float64 `json:"formant,omitempty"`
 }
 
 func (p Premade) prosodyJSON() string {
-	b, _ := json.Marshal(BaseProsody{p.Pitch, p.PitchRange, p.Rate})
+	b, _ := json.Marshal(BaseProsody{Pitch: p.Pitch, PitchRange: p.PitchRange, Rate: p.Rate})
 	return string(b)
 }
 

@@ -90,7 +90,7 @@ func (r Resolved) Prosody(base BaseProsody) engine.Prosody {
 	}
 	rangeV := float64(base.PitchRange) + (0.5-r.Stability)*80 + r.Style*30
 	pitch := 50 + float64(base.Pitch-50)*math.Min(r.SimilarityBoost/0.75, 1.33) + r.Style*6
-	return engine.Prosody{Rate: rate * r.Speed, Pitch: clamp(pitch), PitchRange: clamp(rangeV)}
+	return engine.Prosody{Rate: rate * r.Speed, Pitch: clamp(pitch), PitchRange: clamp(rangeV), F0Hz: base.F0Hz, Formant: base.Formant}
 }
 
 func clamp(x float64) int {
