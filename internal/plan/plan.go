@@ -89,3 +89,11 @@ const (
 	MaxCharsSubscribed = 5000
 	MaxCharsPerRequest = 10000
 )
+
+// VoiceSlotCategories are the workspace voice categories that take one of the plan's voice
+// slots (VoiceLimit): instant clones and designed voices.
+var VoiceSlotCategories = []string{"cloned", "generated"}
+
+// CanCloneInstantly says whether a plan includes instant voice cloning (every paid plan, as
+// ElevenLabs: the free plan has none).
+func CanCloneInstantly(t Tier) bool { return t.Paying || t.ID == "enterprise" }
