@@ -57,6 +57,9 @@ type Options struct {
 	// SSO, when set, adjusts the SSO service once it is built (the end-to-end tests let it
 	// reach an OIDC provider on loopback: Guard and AllowInsecureIdP).
 	SSO func(*sso.Service)
+	// Cloner overrides the voice cloner of instant cloning (default: the embedded voiceprint
+	// cloner).
+	Cloner voice.Cloner
 }
 
 // App is a running Timbre.
@@ -157,7 +160,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		return nil, fmt.Errorf("webhooks: %w", err)
 	}
 	acct := &account.Service{DB: a.DB, TrustGeoHeaders: cfg.TrustGeoHeaders}
-	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL}
+	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL, Blob: a.Blob, Cloner: o.Cloner}
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}
@@ -176,6 +179,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	rnnoise := engine.NewRNNoise()
 	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
 	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
+	a.Voices.Isolator = rnnoise // clone samples' remove_background_noise
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
