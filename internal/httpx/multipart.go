@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -83,11 +84,16 @@ func readForm(r *http.Request, limit, total int64, multi bool, fileFields []stri
 			if err != nil {
 				return nil, formError(err)
 			}
+			// Several files are the items of one field (named by the first of fileFields): a file
+			// over its limit is a 422 naming that field.
+			var v errs.Validator
 			if int64(len(data)) > limit {
-				return nil, errs.Errorf(errs.TooLarge, "file_too_large", "The file %q is larger than %d MB.", p.FileName(), limit>>20)
+				v.Add("body", fileFields[0], "value_error", fmt.Sprintf("The file %q is larger than %d MB.", p.FileName(), limit>>20))
+				return nil, v.Err()
 			}
 			if total -= int64(len(data)); total < 0 {
-				return nil, errs.Errorf(errs.TooLarge, "file_too_large", "The files together are larger than the %d MB accepted.", budget>>20)
+				v.Add("body", fileFields[0], "value_error", fmt.Sprintf("The files together are larger than the %d MB accepted.", budget>>20))
+				return nil, v.Err()
 			}
 			f.Files = append(f.Files, FormFile{Field: name, Name: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: data})
 			continue

@@ -18,15 +18,16 @@ type VoiceSample struct {
 	RemoveBackgroundNoise bool
 	BlobKey               string
 	Voiceprint            string // JSON voiceprint.Print of this recording alone
+	Position              int    // order of addition within the voice
 	CreatedAt             int64
 }
 
-const sampleCols = `sample_id, voice_id, workspace_id, file_name, mime_type, size_bytes, hash, duration_secs, remove_background_noise, blob_key, voiceprint, created_at_unix`
+const sampleCols = `sample_id, voice_id, workspace_id, file_name, mime_type, size_bytes, hash, duration_secs, remove_background_noise, blob_key, voiceprint, position, created_at_unix`
 
 func scanSample(row interface{ Scan(...any) error }) (*VoiceSample, error) {
 	s := &VoiceSample{}
 	if err := row.Scan(&s.ID, &s.VoiceID, &s.WorkspaceID, &s.FileName, &s.MimeType, &s.SizeBytes, &s.Hash, &s.DurationSecs,
-		&s.RemoveBackgroundNoise, &s.BlobKey, &s.Voiceprint, &s.CreatedAt); err != nil {
+		&s.RemoveBackgroundNoise, &s.BlobKey, &s.Voiceprint, &s.Position, &s.CreatedAt); err != nil {
 		return nil, notFound(err)
 	}
 	return s, nil
@@ -53,7 +54,7 @@ func collectSamples(rows interface {
 	return out, rows.Err()
 }
 
-const samplesOfVoice = `SELECT ` + sampleCols + ` FROM voice_samples WHERE workspace_id = ? AND voice_id = ? ORDER BY created_at_unix, sample_id`
+const samplesOfVoice = `SELECT ` + sampleCols + ` FROM voice_samples WHERE workspace_id = ? AND voice_id = ? ORDER BY position, sample_id`
 
 // VoiceSamples lists a workspace voice's samples, oldest first.
 func (db *DB) VoiceSamples(ctx context.Context, workspaceID, voiceID string) ([]VoiceSample, error) {
@@ -71,7 +72,7 @@ func (db *DB) VoiceSamplesOf(ctx context.Context, workspaceID string, voiceIDs [
 		args = append(args, id)
 	}
 	all, err := collectSamples(db.query(ctx, `SELECT `+sampleCols+` FROM voice_samples WHERE workspace_id = ? AND voice_id IN (`+
-		placeholders(len(voiceIDs))+`) ORDER BY created_at_unix, sample_id`, args...))
+		placeholders(len(voiceIDs))+`) ORDER BY position, sample_id`, args...))
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +95,8 @@ func (tx *Tx) VoiceSamples(ctx context.Context, workspaceID, voiceID string) ([]
 
 // InsertVoiceSample adds a sample to a voice (in the transaction that creates or edits the voice).
 func (tx *Tx) InsertVoiceSample(ctx context.Context, s VoiceSample) error {
-	_, err := tx.exec(ctx, `INSERT INTO voice_samples (`+sampleCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.ID, s.VoiceID, s.WorkspaceID, s.FileName, s.MimeType, s.SizeBytes, s.Hash, s.DurationSecs, s.RemoveBackgroundNoise, s.BlobKey, s.Voiceprint, s.CreatedAt)
+	_, err := tx.exec(ctx, `INSERT INTO voice_samples (`+sampleCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.VoiceID, s.WorkspaceID, s.FileName, s.MimeType, s.SizeBytes, s.Hash, s.DurationSecs, s.RemoveBackgroundNoise, s.BlobKey, s.Voiceprint, s.Position, s.CreatedAt)
 	return err
 }
 

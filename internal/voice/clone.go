@@ -131,7 +131,7 @@ type prepared struct {
 }
 
 // prepare decodes, cleans and analyses each file; the first bad one is a 422 naming files.
-func (s *Service) prepare(ctx context.Context, c *access.Caller, voiceID string, files []CloneFile, denoise bool) ([]prepared, error) {
+func (s *Service) prepare(ctx context.Context, c *access.Caller, voiceID string, files []CloneFile, denoise bool, first int) ([]prepared, error) {
 	total := 0
 	for _, f := range files {
 		total += len(f.Data)
@@ -147,6 +147,7 @@ func (s *Service) prepare(ctx context.Context, c *access.Caller, voiceID string,
 		if err != nil {
 			return nil, err
 		}
+		p.row.Position = first + len(out)
 		out = append(out, p)
 	}
 	return out, nil
@@ -312,7 +313,7 @@ func (s *Service) AddClone(ctx context.Context, c *access.Caller, req *CloneRequ
 		return nil, errNoIVC(tier)
 	}
 	voiceID := NewVoiceID()
-	ps, err := s.prepare(ctx, c, voiceID, req.Files, req.RemoveBackgroundNoise)
+	ps, err := s.prepare(ctx, c, voiceID, req.Files, req.RemoveBackgroundNoise, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -448,7 +449,7 @@ func (s *Service) EditClone(ctx context.Context, c *access.Caller, id string, re
 			v.Add("body", "files", "value_error", fmt.Sprintf("A voice holds at most %d samples; it has %d.", MaxSamples, len(old)))
 			return v.Err()
 		}
-		if ps, err = s.prepare(ctx, c, cur.ID, req.Files, req.RemoveBackgroundNoise); err != nil {
+		if ps, err = s.prepare(ctx, c, cur.ID, req.Files, req.RemoveBackgroundNoise, nextPosition(old)); err != nil {
 			return err
 		}
 		prints := storedPrints(old)
@@ -491,6 +492,15 @@ func notFoundVoice(err error, id string) error {
 		return ErrVoiceNotFound(id)
 	}
 	return err
+}
+
+// nextPosition is the position after a voice's last sample.
+func nextPosition(samples []store.VoiceSample) int {
+	n := 0
+	for _, s := range samples {
+		n = max(n, s.Position+1)
+	}
+	return n
 }
 
 func storedPrints(samples []store.VoiceSample) []*voiceprint.Print {
