@@ -21,6 +21,8 @@ import {
   TermsRoute,
   UsageRoute,
   VoiceIsolatorRoute,
+  VoiceLabRoute,
+  VoiceRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
 import { SpeechToTextRoute } from './routes/SpeechToTextRoute';
@@ -80,6 +82,8 @@ export const routes: RouteObject[] = [
                   { path: '/app/speech-to-text', element: <SpeechToTextRoute /> },
                   { path: '/app/speech-to-text/:transcriptId', element: <SpeechToTextRoute /> },
                   { path: '/app/voice-isolator', element: <VoiceIsolatorRoute /> },
+                  { path: '/app/voice-lab', element: <VoiceLabRoute /> },
+                  { path: '/app/voice-lab/:voiceId', element: <VoiceRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },
                   { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },

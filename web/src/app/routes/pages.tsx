@@ -14,6 +14,7 @@ import { PrivacyPage, TermsPage } from '@/features/legal';
 import { SharePage } from '@/features/share';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
+import { VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 export function SignInRoute() {
@@ -70,4 +71,16 @@ export function VoiceIsolatorRoute() {
   const queryClient = useQueryClient();
   // An isolation is charged: the credits in the sidebar's usage meter change.
   return <VoiceIsolatorPage onIsolated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function VoiceLabRoute() {
+  useDocumentTitle('Voice lab');
+  const queryClient = useQueryClient();
+  // Voices take slots and count as adds/edits: the subscription's voice fields change.
+  return <VoiceLabPage onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function VoiceRoute() {
+  const { voiceId = '' } = useParams();
+  useDocumentTitle('Voice');
+  const queryClient = useQueryClient();
+  return <VoicePage voiceId={voiceId} onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
