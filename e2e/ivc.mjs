@@ -1,6 +1,6 @@
 // Instant voice cloning through the official ElevenLabs JS SDK: voices.ivc.create (two files,
 // labels), voices.get (category cloned, samples with every required field), the sample's audio,
-// text to speech with the clone, voices.update (adds a sample), voices.samples… and voices.delete;
+// text to speech with the clone, voices.update (adds a sample), sample deletion and voices.delete;
 // a bad file is refused with a 422 naming files.
 //
 //   TIMBRE_BASE_URL=… TIMBRE_API_KEY=… SPEECH_FILE=speech.mp3 SPEECH_FILE_2=more.mp3 node e2e/ivc.mjs
@@ -85,9 +85,11 @@ await check('voices.update adds a sample', async () => {
   assert(v.name === 'SDK clone 2' && v.samples?.length === 3, `${v.name}, ${v.samples?.length} samples`);
 });
 
-await check('voices.samples.delete', async () => {
-  const r = await client.voices.samples.delete(voiceId, samples[0].sampleId);
-  assert(r.status === 'ok', JSON.stringify(r));
+// SDK 2.73 has no call for deleting an instant clone's sample: the reference's route, with fetch.
+await check('DELETE /v1/voices/{voice_id}/samples/{sample_id}', async () => {
+  const res = await fetch(`${baseUrl}/v1/voices/${voiceId}/samples/${samples[0].sampleId}`, { method: 'DELETE', headers: { 'xi-api-key': apiKey } });
+  const r = await res.json();
+  assert(res.status === 200 && r.status === 'ok', JSON.stringify(r));
   assert((await client.voices.get(voiceId)).samples.length === 2, 'sample still listed');
 });
 

@@ -90,7 +90,10 @@ export function VoicePage({ voiceId, onChanged }: { voiceId: string; onChanged?:
         <section aria-label="Details" className="space-y-3">
           <h2 className="text-lg font-semibold">Details</h2>
           <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} />
-          <TextArea aria-label="Description" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
+          <label className="block text-sm font-medium">
+            Description
+            <TextArea className="mt-1.5" value={description} onChange={(e) => setDescription(e.target.value)} rows={2} />
+          </label>
           <Button onClick={() => save.mutate(undefined)} loading={save.isPending && !save.variables} disabled={!name.trim()}>
             Save
           </Button>
