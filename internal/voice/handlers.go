@@ -42,7 +42,7 @@ type Voice struct {
 	FineTuning              FineTuning         `json:"fine_tuning"`
 	Labels                  map[string]string  `json:"labels"`
 	Description             string             `json:"description"`
-	PreviewURL              string             `json:"preview_url"`
+	PreviewURL              *string            `json:"preview_url"` // null for workspace voices (previews are public)
 	AvailableForTiers       []string           `json:"available_for_tiers"`
 	Settings                *Resolved          `json:"settings"`
 	Sharing                 json.RawMessage    `json:"sharing"`
@@ -82,14 +82,19 @@ type VerifiedLanguage struct {
 	ModelID    string  `json:"model_id"`
 	Accent     string  `json:"accent"`
 	Locale     *string `json:"locale"`
-	PreviewURL string  `json:"preview_url"`
+	PreviewURL *string `json:"preview_url"`
 }
 
 // JSON renders a voice as the API's Voice object with its samples.
 func (h *Handlers) JSON(v *store.Voice, settings *Resolved, samples []store.VoiceSample) Voice {
 	labels := map[string]string{}
 	_ = json.Unmarshal([]byte(v.Labels), &labels)
-	preview := h.Svc.PreviewURL(v)
+	// The public preview route serves premade voices only: a workspace's voice has none to link.
+	var preview *string
+	if v.WorkspaceID == "" {
+		u := h.Svc.PreviewURL(v)
+		preview = &u
+	}
 	verified := []VerifiedLanguage{}
 	if h.ModelsFor != nil {
 		for _, m := range h.ModelsFor(v.Language) {

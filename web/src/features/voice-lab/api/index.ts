@@ -30,6 +30,36 @@ export const deleteSample = (voiceId: string, sampleId: string) =>
 export const sampleAudioUrl = (voiceId: string, sampleId: string) =>
   `/v1/voices/${encodeURIComponent(voiceId)}/samples/${encodeURIComponent(sampleId)}/audio`;
 
+/**
+ * What a voice's play button plays: its public preview (premade voices) or, for a workspace
+ * voice (which has none), its first recording.
+ */
+export const previewSource = (v: Voice): string | undefined =>
+  v.preview_url ?? (v.samples?.[0] ? sampleAudioUrl(v.voice_id, v.samples[0].sample_id) : undefined);
+
+/** Speech in a voice (POST /v1/text-to-speech/{voice_id}: charged like any generation), as mp3. */
+export async function speak(voiceId: string, text: string): Promise<Blob> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'audio/mpeg, application/json' };
+  const csrf = readCookie(CSRF_COOKIE);
+  if (csrf) headers[CSRF_HEADER] = csrf;
+  const res = await fetch(`/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=mp3_44100_128`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers,
+    body: JSON.stringify({ text, model_id: 'eleven_multilingual_v2' }),
+  });
+  if (!res.ok) {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      body = undefined;
+    }
+    throw errorFromBody(res.status, res.statusText, body);
+  }
+  return res.blob();
+}
+
 /** Sends a multipart form with the session cookie and the CSRF header; JSON back, or an ApiError. */
 async function postForm<T>(path: string, form: FormData, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };

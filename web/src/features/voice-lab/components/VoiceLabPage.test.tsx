@@ -11,7 +11,7 @@ const voice = (id: string, name: string, category = 'cloned') => ({
   category,
   description: 'Me reading',
   labels: {},
-  preview_url: `/api/voices/${id}/preview.mp3`,
+  preview_url: null, // workspace voices have no public preview
   samples: [sample],
 });
 
@@ -44,7 +44,8 @@ describe('VoiceLabPage', () => {
     expect(within(rows[1]).getByText('generated')).toBeTruthy();
     expect(screen.getAllByText(/not a neural clone/).length).toBeGreaterThan(0);
     expect(screen.getByRole('link', { name: 'Design a voice' }).getAttribute('href')).toBe('/app/voice-lab/design');
-    expect(within(rows[0]).getByLabelText('Preview of My clone').getAttribute('src')).toBe('/api/voices/v1/preview.mp3');
+    // A workspace voice has no public preview: its play button plays its recording.
+    expect(within(rows[0]).getByLabelText('Preview of My clone').getAttribute('src')).toBe('/v1/voices/v1/samples/s1/audio');
   });
 
   it('deletes a voice after confirmation', async () => {

@@ -8,7 +8,7 @@ import { PlusIcon, TrashIcon } from '@/components/icons';
 import { Page } from '@/components/Page';
 import { Spinner } from '@/components/Spinner';
 import { toast } from '@/lib/toast';
-import { deleteVoice, listMyVoices, voicesQueryKey, type Voice } from '../api';
+import { deleteVoice, listMyVoices, previewSource, voicesQueryKey, type Voice } from '../api';
 import { errorMessage, PARAMETRIC_NOTE } from '../api/model';
 import { CloneDialog } from './CloneDialog';
 
@@ -68,7 +68,7 @@ export function VoiceLabPage({ onChanged }: { onChanged?: () => void }) {
                     {v.description && <span className="truncate">{v.description}</span>}
                   </div>
                 </div>
-                {v.preview_url && <audio controls preload="none" src={v.preview_url} className="h-8" aria-label={`Preview of ${v.name}`} />}
+                {previewSource(v) && <audio controls preload="none" src={previewSource(v)} className="h-8" aria-label={`Preview of ${v.name}`} />}
                 <Button variant="ghost" size="icon-sm" aria-label={`Delete ${v.name}`} onClick={() => setDeleting(v)}>
                   <TrashIcon size={16} />
                 </Button>

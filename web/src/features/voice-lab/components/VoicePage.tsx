@@ -9,7 +9,7 @@ import { TrashIcon } from '@/components/icons';
 import { Page } from '@/components/Page';
 import { Spinner } from '@/components/Spinner';
 import { toast } from '@/lib/toast';
-import { deleteSample, editVoice, editVoiceSettings, getVoice, sampleAudioUrl, voiceQueryKey, voicesQueryKey, type Sample } from '../api';
+import { deleteSample, editVoice, editVoiceSettings, getVoice, previewSource, sampleAudioUrl, speak, voiceQueryKey, voicesQueryKey, type Sample } from '../api';
 import { ACCEPTED_FILES, checkFiles, errorMessage, formatBytes, formatDuration, PARAMETRIC_NOTE } from '../api/model';
 
 /** /app/voice-lab/:voiceId: a voice's recordings, name, description and settings. */
@@ -21,6 +21,14 @@ export function VoicePage({ voiceId, onChanged }: { voiceId: string; onChanged?:
   const [stability, setStability] = useState(0.5);
   const [similarity, setSimilarity] = useState(0.75);
   const [dropping, setDropping] = useState<Sample | null>(null);
+  const [tryText, setTryText] = useState('Hello! This is how my cloned voice sounds.');
+  const [heard, setHeard] = useState<string | null>(null);
+  useEffect(() => () => void (heard && URL.revokeObjectURL(heard)), [heard]);
+  const tryIt = useMutation({
+    mutationFn: () => speak(voiceId, tryText),
+    onSuccess: (blob) => setHeard(URL.createObjectURL(blob)),
+    onError: (err) => toast(errorMessage(err), 'error'),
+  });
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!voice.data) return;
@@ -84,8 +92,18 @@ export function VoicePage({ voiceId, onChanged }: { voiceId: string; onChanged?:
     >
       <div className="flex flex-wrap items-center gap-3">
         <Badge>{v.category}</Badge>
-        {v.preview_url && <audio controls preload="none" src={v.preview_url} aria-label="Preview" />}
+        {previewSource(v) && <audio controls preload="none" src={previewSource(v)} aria-label="Preview" />}
       </div>
+      <section aria-label="Try the voice" className="space-y-3">
+        <h2 className="text-lg font-semibold">Try it</h2>
+        <TextField label="Text" value={tryText} onChange={(e) => setTryText(e.target.value)} hint="Generating speech uses credits, as in Text to Speech." />
+        <div className="flex flex-wrap items-center gap-3">
+          <Button onClick={() => tryIt.mutate()} loading={tryIt.isPending} disabled={!tryText.trim()}>
+            Speak
+          </Button>
+          {heard && <audio controls autoPlay src={heard} aria-label="The voice speaking" data-testid="try-audio" />}
+        </div>
+      </section>
       {own && (
         <section aria-label="Details" className="space-y-3">
           <h2 className="text-lg font-semibold">Details</h2>
