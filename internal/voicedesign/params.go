@@ -48,7 +48,7 @@ var nominalF0 = map[string]float64{"male": 118, "female": 205}
 // Age shapes the vocal tract (a child's is short: formants ~20 % higher), the pace and the range.
 var (
 	ageFormant = map[string]float64{"child": 1.22, "young": 1.03, "middle_aged": 1, "old": 0.97, "": 1}
-	ageRate    = map[string]float64{"child": 1.05, "young": 1.04, "middle_aged": 1, "old": 0.84, "": 1}
+	ageRate    = map[string]float64{"child": 1.05, "young": 1.04, "middle_aged": 1, "old": 0.88, "": 1}
 	ageRange   = map[string]float64{"child": 62, "young": 55, "middle_aged": 50, "old": 45, "": 50}
 )
 

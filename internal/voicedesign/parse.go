@@ -115,8 +115,8 @@ var (
 		"faster":   {pace: 1.12, paceWord: true},
 		"calmer":   {pace: 0.95, rng: -10, mood: "calm"},
 		// pace
-		"slow":         {pace: 0.8, paceWord: true},
-		"slowly":       {pace: 0.8, paceWord: true},
+		"slow":         {pace: 0.85, paceWord: true},
+		"slowly":       {pace: 0.85, paceWord: true},
 		"very slow":    {pace: 0.7, paceWord: true},
 		"very slowly":  {pace: 0.7, paceWord: true},
 		"measured":     {pace: 0.88, paceWord: true},
@@ -134,7 +134,7 @@ var (
 		"fast paced":   {pace: 1.2, paceWord: true},
 		"fast talking": {pace: 1.25, paceWord: true},
 		// mood
-		"calm":          {pace: 0.93, rng: -15, mood: "calm"},
+		"calm":          {pace: 0.95, rng: -15, mood: "calm"},
 		"relaxed":       {pace: 0.93, rng: -12, mood: "relaxed"},
 		"soothing":      {pace: 0.9, rng: -15, formant: -0.01, mood: "soothing"},
 		"gentle":        {pace: 0.93, rng: -10, mood: "gentle"},
