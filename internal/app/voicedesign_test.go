@@ -10,6 +10,7 @@ import (
 
 	"timbre/internal/audio"
 	"timbre/internal/testdb"
+	"timbre/internal/voiceprint"
 )
 
 type previewsResp struct {
@@ -103,6 +104,15 @@ func TestVoiceDesign(t *testing.T) {
 			got := mustOK(t, e.do("GET", "/v1/voices/"+voiceID, e.key, nil))
 			if got["description"] != desc {
 				t.Errorf("GET voice: %v", got)
+			}
+			// It carries the voiceprint of its speech: a low, old man's pitch.
+			stored, err := e.app.DB.Voice(ctx, e.user.WorkspaceID, voiceID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var vp voiceprint.Print
+			if err := json.Unmarshal([]byte(stored.Voiceprint), &vp); err != nil || vp.F0Median < 60 || vp.F0Median > 110 || stored.CreatedBy != e.user.ID {
+				t.Errorf("saved voiceprint %q (%v), created_by %q", stored.Voiceprint, err, stored.CreatedBy)
 			}
 			r = e.do("POST", "/v1/text-to-speech/"+voiceID, e.key, map[string]any{"text": "The designed voice reads this."})
 			expect(t, r, 200)

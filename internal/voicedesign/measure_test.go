@@ -8,6 +8,7 @@ import (
 
 	"timbre/internal/audio"
 	"timbre/internal/engine"
+	"timbre/internal/voiceprint"
 	"timbre/internal/watermark"
 )
 
@@ -28,9 +29,10 @@ func testService(t *testing.T) *Service {
 	return &Service{Engines: map[string]engine.Synthesizer{"espeak": es, "flite": fl}, Watermark: wm}
 }
 
-// measured is what a preview's audio measures: median pitch, and the seconds from the first to
-// the last loud frame (louder than −40 dBFS) for the text, which fall as the pace rises.
-type measured struct{ f0, speech float64 }
+// measured is what a preview's audio measures: median pitch and speaking rate (syllables per
+// second) by voiceprint.Analyse (YIN pitch, syllable nuclei), a cross-check of the pitch by
+// autocorrelation, and the seconds from the first to the last loud frame for the text.
+type measured struct{ f0, rate, acF0, speech float64 }
 
 func measure(t *testing.T, s *Service, p Params, text string) (measured, []int16) {
 	t.Helper()
@@ -43,7 +45,11 @@ func measure(t *testing.T, s *Service, p Params, text string) (measured, []int16
 	if d := float64(len(pcm)) / 16000; math.Abs(d-secs) > 0.05 {
 		t.Errorf("duration_secs %.2f, audio %.2f s", secs, d)
 	}
-	return measured{f0: medianF0(pcm, 16000), speech: speechSeconds(pcm, 16000)}, pcm
+	vp, err := voiceprint.Analyse(engine.PCM{Samples: pcm, SampleRate: 16000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return measured{f0: vp.F0Median, rate: vp.Rate, acF0: medianF0(pcm, 16000), speech: speechSeconds(pcm, 16000)}, pcm
 }
 
 // TestMeasuredDesignFloor is issue 9 §4's floor: "deep elderly male" and "high-pitched young girl"
@@ -60,24 +66,25 @@ func TestMeasuredDesignFloor(t *testing.T) {
 		oldM = append(oldM, m)
 		g, _ := measure(t, s, girl[i], text)
 		girlM = append(girlM, g)
-		t.Logf("preview %d: old man %.0f Hz (asked %.0f), %.2f s of speech; girl %.0f Hz (asked %.0f), %.2f s", i,
-			m.f0, old[i].F0Hz, m.speech, g.f0, girl[i].F0Hz, g.speech)
+		t.Logf("preview %d: old man %.0f Hz (autocorrelation %.0f, asked %.0f), %.2f syll/s, %.2f s; girl %.0f Hz (%.0f, asked %.0f), %.2f syll/s, %.2f s", i,
+			m.f0, m.acF0, old[i].F0Hz, m.rate, m.speech, g.f0, g.acF0, girl[i].F0Hz, g.rate, g.speech)
 	}
 	for _, o := range oldM {
 		for _, g := range girlM {
 			if o.f0 == 0 || g.f0/o.f0 < 1.5 {
 				t.Errorf("median F0: girl %.0f Hz vs old man %.0f Hz, ratio %.2f < 1.5", g.f0, o.f0, g.f0/o.f0)
 			}
-			if g.speech*1.1 >= o.speech {
-				t.Errorf("pace: the girl took %.2f s for the text, the old man %.2f s; she should be ≥ 10 %% faster", g.speech, o.speech)
+			if g.rate <= o.rate || g.speech*1.1 >= o.speech {
+				t.Errorf("pace: the girl %.2f syll/s and %.2f s for the text, the old man %.2f syll/s and %.2f s; she should be faster (≥ 10 %% less time)",
+					g.rate, g.speech, o.rate, o.speech)
 			}
 		}
 	}
 	// The measured pitch follows what was asked (within 15 %) on flite, which honours F0Hz.
 	for i, m := range append(oldM, girlM...) {
 		want := append(old, girl...)[i].F0Hz
-		if math.Abs(m.f0/want-1) > 0.15 {
-			t.Errorf("preview %d: measured %.0f Hz, asked %.0f Hz", i, m.f0, want)
+		if math.Abs(m.f0/want-1) > 0.15 || math.Abs(m.acF0/want-1) > 0.15 {
+			t.Errorf("preview %d: measured %.0f Hz (autocorrelation %.0f Hz), asked %.0f Hz", i, m.f0, m.acF0, want)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"timbre/internal/store"
 	"timbre/internal/textnorm"
 	"timbre/internal/voice"
+	"timbre/internal/voiceprint"
 	"timbre/internal/watermark"
 )
 
@@ -182,23 +183,36 @@ func (s *Service) previews(ctx context.Context, c *access.Caller, req Request, s
 // Render speaks text with a designed voice: sentence by sentence, at the described loudness,
 // watermarked, encoded in format. It returns the audio and its length in seconds.
 func (s *Service) Render(ctx context.Context, p Params, text string, loudness float64, format audio.Format) ([]byte, float64, error) {
+	pcm, err := s.speak(ctx, p, text, loudness)
+	if err != nil {
+		return nil, 0, err
+	}
+	data, err := audio.Encode(ctx, pcm.Samples, pcm.SampleRate, format)
+	if err != nil {
+		return nil, 0, err
+	}
+	return data, pcm.Seconds(), nil
+}
+
+// speak is Render before encoding.
+func (s *Service) speak(ctx context.Context, p Params, text string, loudness float64) (engine.PCM, error) {
+	var pcm engine.PCM
 	eng, ok := s.Engines[p.Engine]
 	if !ok {
-		return nil, 0, errs.Errorf(errs.Unavailable, "engine_unavailable", "The %s engine is not available on this server.", p.Engine)
+		return pcm, errs.Errorf(errs.Unavailable, "engine_unavailable", "The %s engine is not available on this server.", p.Engine)
 	}
 	norm, _ := textnorm.Normalize(text, p.Language)
 	prosody := voice.Defaults.Prosody(p.Base()) // what text to speech will do with the saved voice
-	var pcm engine.PCM
 	for _, sp := range textnorm.SplitSentences(norm) {
 		res, err := eng.Synthesize(ctx, engine.Request{Text: norm[sp.Start:sp.End], Voice: p.EngineVoice, Language: p.Language, Prosody: prosody})
 		if err != nil {
-			return nil, 0, fmt.Errorf("synthesize with %s: %w", eng.Name(), err)
+			return pcm, fmt.Errorf("synthesize with %s: %w", eng.Name(), err)
 		}
 		if pcm.SampleRate == 0 {
 			pcm.SampleRate = res.Audio.SampleRate
 		}
 		if res.Audio.SampleRate != pcm.SampleRate {
-			return nil, 0, errors.New("voicedesign: the engine changed sample rate between sentences")
+			return pcm, errors.New("voicedesign: the engine changed sample rate between sentences")
 		}
 		pcm.Samples = append(pcm.Samples, res.Audio.Samples...)
 	}
@@ -208,11 +222,7 @@ func (s *Service) Render(ctx context.Context, p Params, text string, loudness fl
 			e.Mark(pcm.Samples)
 		}
 	}
-	data, err := audio.Encode(ctx, pcm.Samples, pcm.SampleRate, format)
-	if err != nil {
-		return nil, 0, err
-	}
-	return data, pcm.Seconds(), nil
+	return pcm, nil
 }
 
 // Loudness sets the peak level by the API's loudness (−1…1): 1 is −1 dBFS, the default 0.5 is
@@ -274,9 +284,19 @@ func ErrVoiceLimit(used, limit int) error {
 // Save adds a preview as a workspace voice (category "generated"); the plan's voice limit is
 // counted in the same transaction, so concurrent saves cannot pass it.
 func (s *Service) Save(ctx context.Context, c *access.Caller, req SaveRequest) (*store.Voice, error) {
-	_, p, err := s.preview(ctx, c, req.GeneratedVoiceID)
+	pv, p, err := s.preview(ctx, c, req.GeneratedVoiceID)
 	if err != nil {
 		return nil, err
+	}
+	// The saved voice carries the voiceprint of its preview's speech, as cloned voices carry
+	// their samples', so similar-voice search can rank it. A preview with no voiced speech to
+	// measure (a whispering variant) is saved without one.
+	printJSON := ""
+	if pcm, err := s.speak(ctx, p, pv.Text, p.Loudness); err != nil {
+		return nil, err
+	} else if vp, err := voiceprint.Analyse(pcm); err == nil {
+		b, _ := json.Marshal(vp)
+		printJSON = string(b)
 	}
 	ws, err := s.DB.Workspace(ctx, c.WorkspaceID, s.now())
 	if err != nil {
@@ -299,7 +319,7 @@ func (s *Service) Save(ctx context.Context, c *access.Caller, req SaveRequest) (
 	prosody, _ := json.Marshal(p.Base())
 	v := store.Voice{ID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: req.Name, Category: "generated", Description: req.Description,
 		Labels: string(labelsJSON), Engine: p.Engine, EngineVoice: p.EngineVoice, Language: p.Language, Prosody: string(prosody),
-		CreatedAt: s.now().Unix(), CreatedBy: c.UserID}
+		CreatedAt: s.now().Unix(), CreatedBy: c.UserID, Voiceprint: printJSON}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		n, err := tx.CountVoices(ctx, c.WorkspaceID)
 		if err != nil {
