@@ -129,7 +129,7 @@ func TestVoiceDesign(t *testing.T) {
 			}
 
 			// Bad input: 422 naming the field, nothing charged or stored.
-			spent := e.workspace().CharacterCount
+			spent, stored := e.workspace().CharacterCount, countPreviews(t, e, e.user.WorkspaceID)
 			for _, c := range []struct {
 				body  map[string]any
 				field string
@@ -151,8 +151,8 @@ func TestVoiceDesign(t *testing.T) {
 			if loc[len(loc)-1] != "voice_name" {
 				t.Errorf("save without a name: 422 names %v", loc)
 			}
-			if e.workspace().CharacterCount != spent {
-				t.Error("bad input was charged")
+			if e.workspace().CharacterCount != spent || countPreviews(t, e, e.user.WorkspaceID) != stored {
+				t.Error("bad input was charged or stored")
 			}
 
 			// Another workspace reaches none of it.
@@ -180,6 +180,15 @@ func TestVoiceDesign(t *testing.T) {
 			if n := len(list["voices"].([]any)); n != 3 {
 				t.Errorf("%d generated voices, want 3", n)
 			}
+
+			// Over the credit quota: refused with quota_exceeded, nothing charged or stored.
+			rawExec(t, e.app.DB, `UPDATE workspaces SET character_count = 9990 WHERE id = ?`, e.user.WorkspaceID)
+			r = e.do("POST", "/v1/text-to-voice/design", e.key, map[string]any{"voice_description": desc, "auto_generate_text": true})
+			expect(t, r, 401)
+			previews := countPreviews(t, e, e.user.WorkspaceID)
+			if detailStatus(t, r) != "quota_exceeded" || e.workspace().CharacterCount != 9990 || previews != 9 {
+				t.Errorf("over quota: %s; %d previews stored", r.body, previews)
+			}
 		})
 	}
 }
@@ -194,4 +203,21 @@ func checklistDone(user map[string]any, item string) bool {
 		}
 	}
 	return false
+}
+
+// countPreviews counts a workspace's stored voice design previews.
+func countPreviews(t *testing.T, e *env, workspaceID string) int {
+	t.Helper()
+	const q = `SELECT COUNT(*) FROM voice_previews WHERE workspace_id = ?`
+	var n int
+	var err error
+	if db := e.app.DB; db.PG != nil {
+		err = db.PG.QueryRow(context.Background(), pgRebind(q), workspaceID).Scan(&n)
+	} else {
+		err = db.SQLiteDB.QueryRowContext(context.Background(), q, workspaceID).Scan(&n)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
