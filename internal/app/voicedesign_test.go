@@ -129,7 +129,7 @@ func TestVoiceDesign(t *testing.T) {
 			}
 
 			// Bad input: 422 naming the field, nothing charged or stored.
-			spent, stored := e.workspace().CharacterCount, countPreviews(t, e, e.user.WorkspaceID)
+			spent, kept := e.workspace().CharacterCount, countPreviews(t, e, e.user.WorkspaceID)
 			for _, c := range []struct {
 				body  map[string]any
 				field string
@@ -151,7 +151,7 @@ func TestVoiceDesign(t *testing.T) {
 			if loc[len(loc)-1] != "voice_name" {
 				t.Errorf("save without a name: 422 names %v", loc)
 			}
-			if e.workspace().CharacterCount != spent || countPreviews(t, e, e.user.WorkspaceID) != stored {
+			if e.workspace().CharacterCount != spent || countPreviews(t, e, e.user.WorkspaceID) != kept {
 				t.Error("bad input was charged or stored")
 			}
 
