@@ -120,10 +120,13 @@ func TestRenderWatermarkLoudnessRepeatable(t *testing.T) {
 	if r := s.Watermark.Detect(audio.PCMSamples(loud), 16000); !r.Detected {
 		t.Errorf("preview audio not watermarked (score %.2f)", r.Score)
 	}
-	// espeak voices render too (accents flite lacks).
-	es := Variations(Design(Parse("a posh British gentleman"), true), 9, DefaultGuidance, 1)[0]
-	if _, secs, err := s.Render(context.Background(), es, text, 0.5, f); err != nil || secs < 2 {
-		t.Errorf("espeak preview: %.1f s, %v", secs, err)
+	// espeak-ng voices render too (accents flite lacks), with their texture and age variants.
+	for _, d := range []string{"a posh British gentleman", "a Scottish grandmother", "a raspy Caribbean man", "a breathy British woman",
+		"a little girl from Lancashire", "an old man from Birmingham"} {
+		es := Variations(Design(Parse(d), true), 9, DefaultGuidance, 1)[0]
+		if _, secs, err := s.Render(context.Background(), es, text, 0.5, f); err != nil || secs < 2 {
+			t.Errorf("%q (%s %s): %.1f s, %v", d, es.Engine, es.EngineVoice, secs, err)
+		}
 	}
 }
 
