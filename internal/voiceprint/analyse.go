@@ -96,7 +96,7 @@ func Analyse(pcm engine.PCM) (*Print, error) {
 	p.F0P90 = percentile(pitches, 0.9)
 	p.F0Range = 12 * math.Log2(p.F0P90/p.F0P10)
 	p.Rate = syllableRate(spec, f0, inSpeech, speech)
-	p.Formants = meanFormants(s, voiced)
+	p.Formants = meanFormants(s, voiced, f0)
 	ltas := longTermSpectrum(spec, voiced)
 	p.Tilt = tilt(ltas)
 	p.Centroid = centroid(ltas)
@@ -125,12 +125,12 @@ func percentile(sorted []float64, q float64) float64 {
 }
 
 // Syllable nuclei (after de Jong & Wempe's Praat script): peaks of the 300–3000 Hz band energy,
-// smoothed over 50 ms, that are voiced, louder than the recording's median speech frame, and
+// smoothed over 30 ms, that are voiced, louder than the recording's median speech frame, and
 // separated from the previous nucleus by a dip of at least nucleusDipDB. Only speech frames
 // count, and the rate is over the speech segments' duration, so pauses do not lower it.
 const (
 	nucleusLoHz, nucleusHiHz = 300.0, 3000.0
-	nucleusSmooth            = 5 // frames
+	nucleusSmooth            = 3 // frames
 	nucleusDipDB             = 2.0
 )
 
@@ -163,6 +163,7 @@ func syllableRate(spec [][]float64, f0 []float64, inSpeech []bool, speech float6
 	}
 	slices.Sort(speechDB)
 	floor := percentile(speechDB, 0.5)
+
 	voicedNear := func(f int) bool {
 		for j := max(0, f-2); j <= min(len(f0)-1, f+2); j++ {
 			if f0[j] > 0 {
@@ -193,7 +194,7 @@ func syllableRate(spec [][]float64, f0 []float64, inSpeech []bool, speech float6
 
 // meanFormants is the trimmed mean (the middle 80 %) of F1–F3 over the voiced frames that show
 // three formants.
-func meanFormants(s []int16, voiced []int) [3]float64 {
+func meanFormants(s []int16, voiced []int, f0 []float64) [3]float64 {
 	r := audio.Resample(s, listen.Rate, lpcRate)
 	x := make([]float64, len(r))
 	for i, v := range r {
@@ -201,7 +202,7 @@ func meanFormants(s []int16, voiced []int) [3]float64 {
 	}
 	var per [3][]float64
 	for _, f := range voiced {
-		fm, ok := frameFormants(x, int(math.Round(frameCentre(f)*lpcRate)))
+		fm, ok := frameFormants(x, int(math.Round(frameCentre(f)*lpcRate)), f0[f])
 		if !ok {
 			continue
 		}

@@ -58,3 +58,5 @@ func ffmpegFilter(t testing.TB, pcm engine.PCM, filter string) engine.PCM {
 }
 
 func harvard(from, to int) []string { return enginetest.HarvardSentences()[from:to] }
+
+func strconvFormat(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
