@@ -15,11 +15,15 @@ import (
 // calibrationText is what the cloner measures its voices on: Harvard sentences list 5 (IEEE
 // 1969; not among the lists the tests speak), about 17 s of speech, long enough that the
 // syllable rate averages over varied words.
-const calibrationText = "A king ruled the state in the early days. The ship was torn apart on the sharp reef. " +
-	"Sickness kept him home the third week. The wide road shimmered in the hot sun. " +
+const calibrationText = pitchProbeText + "The wide road shimmered in the hot sun. " +
 	"The lazy cow lay in the cool grass. Lift the square stone over the fence. " +
 	"The rope will bind the seven books at once. Hop over the fence and plunge in. " +
 	"The friendly gang left the drug store. Mesh wire keeps chicks inside."
+
+// pitchProbeText is the part of it the pitch probes speak: a median pitch settles sooner than a
+// syllable rate.
+const pitchProbeText = "A king ruled the state in the early days. The ship was torn apart on the sharp reef. " +
+	"Sickness kept him home the third week. "
 
 // Calibration: a voice follows F0Hz when asking for f0Probe[1] instead of f0Probe[0] moves its
 // measured median pitch by at least minF0Slope as much (in octaves); flite's rms does not. It
@@ -198,7 +202,7 @@ func (c *Cloner) calibrateVoice(ctx context.Context, v engine.VoiceInfo) (*baseV
 	}
 	var lm [2]float64
 	for i, hz := range f0Probe {
-		m, err := c.measure(ctx, v.Name, engine.Prosody{Rate: 1, Pitch: 50, PitchRange: 50, F0Hz: hz})
+		m, err := c.measureText(ctx, v.Name, engine.Prosody{Rate: 1, Pitch: 50, PitchRange: 50, F0Hz: hz}, pitchProbeText)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +221,11 @@ func (c *Cloner) calibrateVoice(ctx context.Context, v engine.VoiceInfo) (*baseV
 
 // measure synthesizes the calibration passage with a voice and prosody and analyses it.
 func (c *Cloner) measure(ctx context.Context, voice string, pr engine.Prosody) (*Print, error) {
-	res, err := c.flite.Synthesize(ctx, engine.Request{Text: calibrationText, Voice: voice, Prosody: pr})
+	return c.measureText(ctx, voice, pr, calibrationText)
+}
+
+func (c *Cloner) measureText(ctx context.Context, voice string, pr engine.Prosody, text string) (*Print, error) {
+	res, err := c.flite.Synthesize(ctx, engine.Request{Text: text, Voice: voice, Prosody: pr})
 	if err != nil {
 		return nil, err
 	}

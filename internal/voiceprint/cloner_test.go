@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"timbre/internal/engine"
+	"timbre/internal/errs"
 )
 
 // synthetic is a speaker made from an engine voice by a known transformation with real ffmpeg.
@@ -166,5 +167,85 @@ func TestCloneMatchesSyntheticSpeakers(t *testing.T) {
 		if f.fit.Engine != "flite" || f.fit.EngineVoice == "rms" || !slices.Contains([]string{"slt", "awb", "kal16"}, f.fit.EngineVoice) {
 			t.Errorf("%s: base %s %s", f.speaker.name, f.fit.Engine, f.fit.EngineVoice)
 		}
+	}
+}
+
+// TestClonerCalibration: the bases are the flite voices measured to follow F0Hz and Rate (not
+// rms, whose pitch is fixed, nor kal16, whose measured rate does not follow Rate); a fit is cached;
+// a female print gets slt; a print without pitch is refused.
+func TestClonerCalibration(t *testing.T) {
+	cl := cloner()
+	bases, err := cl.calibrate(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, b := range bases {
+		t.Logf("base %-5s %s: F0 %.0f Hz, %.2f syl/s; pitch follows F0Hz^%.2f, rate follows Rate^%.2f",
+			b.name, b.gender, b.own.F0Median, b.own.Rate, b.f0B, b.rateB)
+		names = append(names, b.name)
+	}
+	if slices.Contains(names, "rms") || !slices.Contains(names, "slt") || !slices.Contains(names, "awb") {
+		t.Errorf("bases %v: want slt and awb, not rms", names)
+	}
+	female := &Print{F0Median: 210, F0P10: 180, F0P90: 250, F0Range: 5.7, Rate: 4, Gender: "female"}
+	start := time.Now()
+	fit, err := cl.Fit(context.Background(), female)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := time.Since(start)
+	start = time.Now()
+	again, err := cl.Fit(context.Background(), female)
+	if err != nil || again != fit {
+		t.Errorf("second fit %+v, %v; want the cached %+v", again, err, fit)
+	}
+	t.Logf("female 210 Hz, 4 syl/s: %+v in %v (cached: %v)", fit, first.Round(time.Millisecond), time.Since(start))
+	if fit.EngineVoice != "slt" || fit.Engine != "flite" || fit.F0Hz < 180 || fit.F0Hz > 240 {
+		t.Errorf("female fit %+v", fit)
+	}
+	for _, p := range []*Print{nil, {Rate: 4}, {F0Median: 120}} {
+		if _, err := cl.Fit(context.Background(), p); !errs.Is(err, errs.Invalid) {
+			t.Errorf("Fit(%+v) = %v, want invalid", p, err)
+		}
+	}
+}
+
+func BenchmarkAnalyse(b *testing.B) {
+	pcm := say(b, flite(b), "awb", engine.Prosody{}, harvard(0, 5))
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Analyse(pcm); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(pcm.Seconds()*float64(b.N)/b.Elapsed().Seconds(), "audio-s/s")
+}
+
+// BenchmarkFit is one uncached fit with the bases already calibrated (once per process).
+func BenchmarkFit(b *testing.B) {
+	cl := cloner()
+	if _, err := cl.calibrate(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	p, err := Analyse(ffmpegFilter(b, say(b, flite(b), "awb", engine.Prosody{}, sampleText()), syntheticSpeakers[0].filter))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		cl.mu.Lock()
+		clear(cl.fits)
+		cl.mu.Unlock()
+		if _, err := cl.Fit(context.Background(), p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkClone prints the clone figures of every synthetic speaker (go test -bench Clone).
+func BenchmarkClone(b *testing.B) {
+	for b.Loop() {
+		logFigures(b, cloneAll(b))
 	}
 }

@@ -19,7 +19,7 @@ const (
 	lpcWin          = lpcRate / 40 // 25 ms
 	lpcPreEmphasis  = 0.97
 	lpcMinFormant   = 200.0
-	lpcMaxBandwidth = 500.0
+	lpcMaxBandwidth = 300.0
 	lpcAboveF0      = 1.3
 )
 
