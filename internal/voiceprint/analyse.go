@@ -1,6 +1,7 @@
 package voiceprint
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -26,12 +27,15 @@ const (
 	minVoicedFrame = 30 // 0.3 s of voiced frames, below which a "speaker" is noise
 )
 
-var frameSec = float64(listen.HopSamples) / listen.Rate
-
 // frameCentre is the time (s) at the centre of listen.Spectrogram's frame f.
 func frameCentre(f int) float64 {
 	return (float64(f*listen.HopSamples) + float64(listen.WinSamples)/2) / listen.Rate
 }
+
+// chunkSeconds bounds the audio analysed at once: a longer recording is analysed in chunks of
+// this length whose prints are merged, so memory stays flat (the spectrogram of a minute of
+// audio is about 12 MB).
+const chunkSeconds = 60
 
 // Analyse describes the speaker of pcm. It fails with errs.Invalid (CodeNoSpeech,
 // CodeTooLittleSpeech) when the audio holds no voiced speech or less than MinSpeechSeconds.
@@ -43,6 +47,36 @@ func Analyse(pcm engine.PCM) (*Print, error) {
 	if pcm.SampleRate != listen.Rate {
 		s = audio.Resample(s, pcm.SampleRate, listen.Rate)
 	}
+	const chunk = chunkSeconds * listen.Rate
+	if len(s) <= chunk+chunk/2 {
+		return analyse(s)
+	}
+	var prints []*Print
+	var firstErr error
+	for from := 0; from < len(s); from += chunk {
+		to := min(from+chunk, len(s))
+		if len(s)-to < chunk/2 {
+			to = len(s) // no short tail chunk: the last one takes it
+		}
+		p, err := analyse(s[from:to])
+		switch {
+		case err == nil:
+			prints = append(prints, p)
+		case errs.Is(err, errs.Invalid): // a chunk of silence or music between speech
+			firstErr = cmp.Or(firstErr, err)
+		default:
+			return nil, err
+		}
+		from = to - chunk
+	}
+	if len(prints) == 0 {
+		return nil, firstErr
+	}
+	return Merge(prints), nil
+}
+
+// analyse describes the speaker of at most a few minutes of 16 kHz audio.
+func analyse(s []int16) (*Print, error) {
 	segs, err := listen.SpeechSegments(s)
 	if err != nil {
 		return nil, err

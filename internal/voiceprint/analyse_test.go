@@ -113,3 +113,30 @@ func logPrint(t testing.TB, name string, p *Print) {
 	t.Logf("%-10s %5.1f s  F0 %4.0f Hz (p10 %4.0f, p90 %4.0f, %.1f st)  %.2f syl/s  F1-3 %4.0f %4.0f %4.0f Hz  tilt %5.1f dB/oct  centroid %4.0f Hz  %s",
 		name, p.SpeechSeconds, p.F0Median, p.F0P10, p.F0P90, p.F0Range, p.Rate, p.Formants[0], p.Formants[1], p.Formants[2], p.Tilt, p.Centroid, p.Gender)
 }
+
+// TestAnalyseLongRecording: a recording longer than a chunk is analysed in chunks and merged,
+// with the figures of a short one (here the same speech five times over, with pauses).
+func TestAnalyseLongRecording(t *testing.T) {
+	one := say(t, flite(t), "awb", engine.Prosody{}, harvard(0, 8))
+	short, err := Analyse(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := engine.PCM{SampleRate: one.SampleRate}
+	for range 5 {
+		long.Samples = append(long.Samples, one.Samples...)
+		long.Samples = append(long.Samples, make([]int16, 2*one.SampleRate)...)
+	}
+	p, err := Analyse(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPrint(t, "short", short)
+	logPrint(t, "long", p)
+	sim := Similarity(short.Embedding, p.Embedding)
+	t.Logf("%.0f s of audio: similarity to the short print %.3f", long.Seconds(), sim)
+	if math.Abs(p.SpeechSeconds/short.SpeechSeconds-5) > 0.25 || math.Abs(p.F0Median/short.F0Median-1) > 0.03 ||
+		math.Abs(p.Rate/short.Rate-1) > 0.1 || sim < 0.9 {
+		t.Errorf("long recording analysed as %+v", p)
+	}
+}
