@@ -64,6 +64,18 @@ func TestAnalyseFlite(t *testing.T) {
 	if r := shifted.F0Median / prints["awb"].F0Median; math.Abs(r-1.3348) > 0.05 {
 		t.Errorf("awb shifted by ×1.335 measures ×%.3f", r)
 	}
+	// Pitch and rate hold in white noise 20 dB below the speech (the embedding does not: samples
+	// with noise are what remove_background_noise is for).
+	for _, v := range []string{"slt", "awb"} {
+		noisy, err := Analyse(withNoise(say(t, fl, v, engine.Prosody{}, harvard(0, 6)), 20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logPrint(t, v+" +noise", noisy)
+		if math.Abs(noisy.F0Median/prints[v].F0Median-1) > 0.03 || math.Abs(noisy.Rate/prints[v].Rate-1) > 0.1 {
+			t.Errorf("%s in noise: F0 %.0f (clean %.0f), rate %.2f (clean %.2f)", v, noisy.F0Median, prints[v].F0Median, noisy.Rate, prints[v].Rate)
+		}
+	}
 	// The print is what the store keeps: it survives JSON.
 	b, _ := json.Marshal(prints["slt"])
 	var back Print

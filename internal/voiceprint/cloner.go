@@ -50,15 +50,26 @@ const (
 )
 
 // Cloner fits flite voices to prints by measurement: each base voice is synthesized and analysed
-// once (with the same Analyse as the samples), and every fit is checked by synthesizing the
-// calibration passage with it and analysing the result. Safe for concurrent use.
+// once per process (with the same Analyse as the samples), and every fit is checked by
+// synthesizing the calibration passage with it and analysing the result. Safe for concurrent use.
 type Cloner struct {
 	flite engine.Synthesizer
+	*calibration
+}
 
+// calibration is what the cloners of one engine share in a process: the measured base voices
+// and the fits made so far. The same engine (in process or a worker pool) gives the same audio,
+// so a cloner made per request costs no new calibration.
+type calibration struct {
 	mu    sync.Mutex
 	bases []*baseVoice // nil until calibrated
 	fits  map[string]Fit
 }
+
+var (
+	calibrationsMu sync.Mutex
+	calibrations   = map[string]*calibration{}
+)
 
 // baseVoice is a flite voice as measured: its own print, how its median pitch answers F0Hz
 // (log measured = a + b·log F0Hz) and how its syllable rate answers Rate (measured ∝ Rate^rateB).
@@ -71,7 +82,14 @@ type baseVoice struct {
 
 // NewCloner fits voices of flite (engine.Flite, or a pool of it).
 func NewCloner(flite engine.Synthesizer) *Cloner {
-	return &Cloner{flite: flite, fits: map[string]Fit{}}
+	calibrationsMu.Lock()
+	defer calibrationsMu.Unlock()
+	cal := calibrations[flite.Name()]
+	if cal == nil {
+		cal = &calibration{fits: map[string]Fit{}}
+		calibrations[flite.Name()] = cal
+	}
+	return &Cloner{flite: flite, calibration: cal}
 }
 
 // Analyse is the package's Analyse.

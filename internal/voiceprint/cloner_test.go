@@ -188,6 +188,9 @@ func TestClonerCalibration(t *testing.T) {
 	if slices.Contains(names, "rms") || !slices.Contains(names, "slt") || !slices.Contains(names, "awb") {
 		t.Errorf("bases %v: want slt and awb, not rms", names)
 	}
+	if NewCloner(flite(t)).calibration != cl.calibration {
+		t.Error("a second cloner of flite calibrates again")
+	}
 	female := &Print{F0Median: 210, F0P10: 180, F0P90: 250, F0Range: 5.7, Rate: 4, Gender: "female"}
 	start := time.Now()
 	fit, err := cl.Fit(context.Background(), female)
