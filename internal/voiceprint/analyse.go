@@ -130,6 +130,9 @@ func analyse(s []int16) (*Print, error) {
 	p.F0P90 = percentile(pitches, 0.9)
 	p.F0Range = 12 * math.Log2(p.F0P90/p.F0P10)
 	p.Rate = syllableRate(spec, f0, inSpeech, speech)
+	if p.Rate == 0 {
+		return nil, errs.New(errs.Invalid, CodeNoSpeech, "the audio holds no syllables (a sustained tone or vowel, not speech)")
+	}
 	p.Formants = meanFormants(s, voiced, f0)
 	ltas := longTermSpectrum(spec, voiced)
 	p.Tilt = tilt(ltas)

@@ -91,6 +91,10 @@ func TestAnalyseRejects(t *testing.T) {
 	for i := range noise {
 		noise[i] = int16(rng.NormFloat64() * 3000)
 	}
+	tone := make([]int16, 3*16000)
+	for i := range tone {
+		tone[i] = int16(8000 * math.Sin(2*math.Pi*200*float64(i)/16000))
+	}
 	fl := flite(t)
 	speech := say(t, fl, "slt", engine.Prosody{}, harvard(0, 1))
 	short := engine.PCM{Samples: speech.Samples[speech.SampleRate/2 : speech.SampleRate/2+speech.SampleRate/20], SampleRate: speech.SampleRate}
@@ -101,6 +105,7 @@ func TestAnalyseRejects(t *testing.T) {
 	}{
 		{"silence", engine.PCM{Samples: make([]int16, 5*16000), SampleRate: 16000}, CodeNoSpeech},
 		{"white noise", engine.PCM{Samples: noise, SampleRate: 16000}, CodeNoSpeech},
+		{"a steady 200 Hz tone", engine.PCM{Samples: tone, SampleRate: 16000}, CodeNoSpeech},
 		{"50 ms of speech", short, CodeTooLittleSpeech},
 		{"no samples", engine.PCM{}, CodeTooLittleSpeech},
 	} {
