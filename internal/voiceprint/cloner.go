@@ -91,6 +91,13 @@ func NewCloner(flite engine.Synthesizer) *Cloner {
 	return &Cloner{flite: flite, calibration: cal}
 }
 
+// Calibrate measures the base voices now rather than in the first Fit (a few seconds of
+// synthesis and analysis, once per process): a server may call it in the background at start.
+func (c *Cloner) Calibrate(ctx context.Context) error {
+	_, err := c.calibrate(ctx)
+	return err
+}
+
 // Analyse is the package's Analyse.
 func (*Cloner) Analyse(pcm engine.PCM) (*Print, error) { return Analyse(pcm) }
 

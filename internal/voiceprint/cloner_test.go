@@ -97,7 +97,7 @@ func cloneAll(t testing.TB) []cloneFigures {
 		}
 	}
 	cl := cloner()
-	if _, err := cl.calibrate(context.Background()); err != nil { // not part of a fit's time
+	if err := cl.Calibrate(context.Background()); err != nil { // not part of a fit's time
 		t.Fatal(err)
 	}
 	for i := range out {
