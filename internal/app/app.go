@@ -38,6 +38,8 @@ import (
 	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
+	"timbre/internal/voicedesign"
+	"timbre/internal/voiceprint"
 	"timbre/internal/watermark"
 	"timbre/internal/webhook"
 	"timbre/internal/workspace"
@@ -161,6 +163,11 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	acct := &account.Service{DB: a.DB, TrustGeoHeaders: cfg.TrustGeoHeaders}
 	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL, Blob: a.Blob, Cloner: o.Cloner}
+	if fl, ok := a.Engines["flite"]; ok && o.Cloner == nil {
+		// The embedded parametric cloner: flite base voices fitted by measurement. It calibrates
+		// the base voices on the first clone (seconds, once per process).
+		a.Voices.Cloner = voiceprint.NewCloner(fl)
+	}
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}
@@ -180,11 +187,14 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
 	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
 	a.Voices.Isolator = rnnoise // clone samples' remove_background_noise
+	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
+	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
-		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor},
+		voiceHandlers,
+		&voicedesign.Handlers{Svc: designer, MaxBody: cfg.MaxBodyBytes, Render: voiceHandlers.JSON},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
 		&account.Handlers{Svc: acct, MaxBody: cfg.MaxBodyBytes},
 		&user.Handlers{DB: a.DB, Account: acct},

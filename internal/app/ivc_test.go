@@ -62,10 +62,9 @@ func (e *env) postFiles(path, key string, files []upload, fields map[string]stri
 	return &resp{res, body.Bytes()}
 }
 
-// cloneEnv is an env on a plan with instant cloning.
+// cloneEnv is an env on a plan (its embedded voiceprint cloner, as served).
 func cloneEnv(t *testing.T, d store.Dialect, tier string) *env {
 	e := newEnv(t, d)
-	e.app.Voices.Cloner = doubleCloner{}
 	if err := e.app.DB.SetTier(context.Background(), e.user.WorkspaceID, tier); err != nil {
 		t.Fatal(err)
 	}

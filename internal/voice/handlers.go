@@ -85,8 +85,11 @@ type VerifiedLanguage struct {
 	PreviewURL *string `json:"preview_url"`
 }
 
-// JSON renders a voice as the API's Voice object with its samples.
-func (h *Handlers) JSON(v *store.Voice, settings *Resolved, samples []store.VoiceSample) Voice {
+// JSON renders a voice without samples (a voice made without recordings) as the API's Voice object.
+func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice { return h.WithSamples(v, settings, nil) }
+
+// WithSamples renders a voice as the API's Voice object with its samples.
+func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []store.VoiceSample) Voice {
 	labels := map[string]string{}
 	_ = json.Unmarshal([]byte(v.Labels), &labels)
 	// The public preview route serves premade voices only: a workspace's voice has none to link.
@@ -145,7 +148,7 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]Voice, 0, len(voices))
 	for i := range voices {
-		out = append(out, h.JSON(&voices[i], nil, samples[voices[i].ID]))
+		out = append(out, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
 	}
 	httpx.WriteJSON(w, http.StatusOK, VoiceList{Voices: out})
 	return nil
@@ -203,7 +206,7 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	}
 	page := VoicePage{Voices: make([]Voice, 0, len(voices)), HasMore: offset+len(voices) < total, TotalCount: total}
 	for i := range voices {
-		page.Voices = append(page.Voices, h.JSON(&voices[i], nil, samples[voices[i].ID]))
+		page.Voices = append(page.Voices, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
 	}
 	if page.HasMore {
 		next := strconv.Itoa(offset + len(voices))
@@ -227,7 +230,7 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.JSON(v, &s, samples))
+	httpx.WriteJSON(w, http.StatusOK, h.WithSamples(v, &s, samples))
 	return nil
 }
 
