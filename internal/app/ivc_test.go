@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -18,9 +19,11 @@ import (
 	"time"
 
 	"timbre/internal/audio"
+	"timbre/internal/engine"
 	"timbre/internal/plan"
 	"timbre/internal/store"
 	"timbre/internal/testdb"
+	"timbre/internal/voiceprint"
 )
 
 // upload is one file part of a clone form.
@@ -157,11 +160,25 @@ func TestInstantClone(t *testing.T) {
 				t.Fatalf("sample audio differs (%d bytes, %s)", len(r.body), r.Header.Get("Content-Type"))
 			}
 			// The clone speaks.
-			r = e.do("POST", "/v1/text-to-speech/"+id+"?output_format=mp3_44100_128", e.key, map[string]any{"text": "Hello from my cloned voice."})
+			// The clone speaks at the recordings' pitch (the embedded cloner's promise: within 10 %).
+			r = e.do("POST", "/v1/text-to-speech/"+id+"?output_format=pcm_16000", e.key, map[string]any{"text": "Hello from my cloned voice. The birch canoe slid on the smooth planks."})
 			expect(t, r, 200)
-			if pcm, _, err := audio.Decode(ctx, r.body); err != nil || len(pcm) == 0 {
+			said, err := voiceprint.Analyse(engine.PCM{Samples: audio.PCMSamples(r.body), SampleRate: 16000})
+			if err != nil {
 				t.Fatalf("clone speech: %v", err)
 			}
+			row, err := e.app.DB.Voice(ctx, e.user.WorkspaceID, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var vp voiceprint.Print
+			if err := json.Unmarshal([]byte(row.Voiceprint), &vp); err != nil || vp.F0Median == 0 || row.Engine != "flite" {
+				t.Fatalf("stored voice: %+v (%v)", row, err)
+			}
+			if math.Abs(said.F0Median/vp.F0Median-1) > 0.10 {
+				t.Fatalf("the clone speaks at %.0f Hz, the recordings at %.0f Hz", said.F0Median, vp.F0Median)
+			}
+			t.Logf("clone: base %s, recordings %.0f Hz, its speech %.0f Hz", row.EngineVoice, vp.F0Median, said.F0Median)
 			sub := e.subscription()
 			tier := plan.Get("starter")
 			if sub["voice_slots_used"] != 1.0 || sub["voice_add_edit_counter"] != 1.0 || sub["voice_limit"] != float64(tier.VoiceLimit) ||
