@@ -1,11 +1,13 @@
 import { client, errorFromBody, unwrap, unwrapWithResponse, type paths, type Schemas } from '@/lib/api';
 import { CSRF_COOKIE, CSRF_HEADER, readCookie } from '@/lib/cookies';
 import { fileNameFromDisposition } from '@/lib/download';
+import { appendSettings, type TranscriptionSettings } from './model';
 
 export type TranscriptSummary = Schemas['TranscriptSummary'];
 export type TranscriptView = Schemas['TranscriptView'];
 export type TranscriptsPage = Schemas['TranscriptsPage'];
 export type TranscriptWord = Schemas['SpeechToTextWordResponseModel'];
+export type DetectedEntity = Schemas['DetectedEntity'];
 export type ExportFormat = paths['/api/speech-to-text/transcripts/{transcription_id}/export']['get']['parameters']['query']['format'];
 
 export const TRANSCRIPTS_PAGE_SIZE = 30;
@@ -47,7 +49,7 @@ export async function exportTranscript(id: string, format: ExportFormat): Promis
 }
 
 export interface UploadOptions {
-  languageCode?: string;
+  settings?: TranscriptionSettings;
   /** Bytes sent so far of the whole request. */
   onUploadProgress?: (sent: number, total: number) => void;
   /** The whole file has been sent: the server is transcribing. */
@@ -68,7 +70,7 @@ export function uploadForTranscription(file: File, opts: UploadOptions = {}): Pr
     form.append('model_id', 'scribe_v1');
     form.append('file', file, file.name);
     form.append('timestamps_granularity', 'word');
-    if (opts.languageCode) form.append('language_code', opts.languageCode);
+    if (opts.settings) appendSettings(form, opts.settings);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/v1/speech-to-text');
     xhr.withCredentials = true;

@@ -3,7 +3,8 @@ import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { httpErrorMessage } from '@/lib/api';
 import { uploadForTranscription, type Transcription } from '../api';
-import { ACCEPTED_FILES, transcriptionProgress } from '../api/model';
+import { ACCEPTED_FILES, DEFAULT_SETTINGS, settingsProblems, transcriptionProgress, type TranscriptionSettings } from '../api/model';
+import { TranscriptionOptions } from './TranscriptionOptions';
 
 type Phase =
   | { kind: 'idle' }
@@ -61,7 +62,7 @@ export function UploadPanel({ onTranscribed }: { onTranscribed: (t: Transcriptio
   const inputRef = useRef<HTMLInputElement>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [dragging, setDragging] = useState(false);
-  const [language, setLanguage] = useState('');
+  const [settings, setSettings] = useState<TranscriptionSettings>(DEFAULT_SETTINGS);
   const [now, setNow] = useState(() => Date.now());
   const abort = useRef<AbortController | null>(null);
   const busy = phase.kind === 'uploading' || phase.kind === 'transcribing';
@@ -75,13 +76,18 @@ export function UploadPanel({ onTranscribed }: { onTranscribed: (t: Transcriptio
 
   async function start(file: File) {
     if (busy) return;
+    const problem = Object.values(settingsProblems(settings))[0];
+    if (problem) {
+      if (inputRef.current) inputRef.current.value = '';
+      return setPhase({ kind: 'failed', name: file.name, message: `Check the options first: ${problem}` });
+    }
     const ctl = new AbortController();
     abort.current = ctl;
     const duration = audioDuration(file);
     setPhase({ kind: 'uploading', name: file.name, sent: 0, total: file.size });
     try {
       const t = await uploadForTranscription(file, {
-        languageCode: language || undefined,
+        settings,
         signal: ctl.signal,
         onUploadProgress: (sent, total) => setPhase({ kind: 'uploading', name: file.name, sent, total }),
         onUploaded: () => {
@@ -144,19 +150,13 @@ export function UploadPanel({ onTranscribed }: { onTranscribed: (t: Transcriptio
         <Button variant="outline" size="sm" disabled={busy} onClick={() => inputRef.current?.click()}>
           Choose a file
         </Button>
-        <label className="mt-2 flex items-center gap-2 text-xs text-gray-600 dark:text-gray-400">
-          Language
-          <select
-            value={language}
-            onChange={(e) => setLanguage(e.target.value)}
-            disabled={busy}
-            className="rounded-md border border-gray-300 bg-white px-2 py-1 text-xs dark:border-gray-700 dark:bg-gray-900"
-          >
-            <option value="">Detect</option>
-            <option value="en">English</option>
-          </select>
-        </label>
       </div>
+      <details className="rounded-xl border border-gray-200 p-3 dark:border-gray-800">
+        <summary className="cursor-pointer text-sm font-medium">Options</summary>
+        <div className="mt-3">
+          <TranscriptionOptions value={settings} onChange={setSettings} disabled={busy} />
+        </div>
+      </details>
       {phase.kind === 'uploading' && (
         <div className="space-y-1" aria-live="polite">
           <p className="truncate text-sm">Uploading {phase.name}…</p>
