@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"time"
 
@@ -109,7 +108,7 @@ func (s *Service) Begin(ctx context.Context, c *access.Caller, r *Request) (*Job
 		return nil, err
 	}
 	j := &Job{ID: store.NewID(), ContentType: f.ContentType(), Seconds: pcm.Seconds(), svc: s, pcm: pcm}
-	j.units, j.Credits = int64(math.Ceil(j.Seconds)), plan.IsolationCredits(j.Seconds)
+	j.units, j.Credits = metering.AudioUnits(j.Seconds, 1), plan.IsolationCredits(j.Seconds)
 	j.row = &store.Isolation{
 		ID: j.ID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Title: title(r.FileName),
 		Format: OutputFormat, DurationSecs: j.Seconds, PreviewB64: r.PreviewB64, CreatedAt: s.now().Unix(),
@@ -117,11 +116,11 @@ func (s *Service) Begin(ctx context.Context, c *access.Caller, r *Request) (*Job
 	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		j.res, err = metering.Reserve(ctx, tx, metering.Charge{
+		j.res, err = metering.ReserveAudio(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID,
-			Product: metering.Isolation, Kind: metering.Seconds, Units: j.units, Credits: j.Credits, Allowance: plan.Get(ws.Tier).CharacterLimit,
-		}, s.now())
-		return metering.QuotaAPIError(err)
+			Product: metering.Isolation, Credits: j.Credits, Allowance: plan.Get(ws.Tier).CharacterLimit,
+		}, j.Seconds, 1, s.now())
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -181,20 +180,7 @@ func (s *Service) Isolate(ctx context.Context, c *access.Caller, r *Request) (*J
 // run isolates and encodes into w piece by piece, keeping the reservation alive meanwhile (an
 // hour of audio takes minutes) so that it is not settled as stale.
 func (s *Service) run(ctx context.Context, j *Job, w io.Writer) error {
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		tick := time.NewTicker(heartbeatEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), j.res.WorkspaceID, j.res.ID, 0, 0, s.now())
-			}
-		}
-	}()
+	defer metering.KeepAlive(ctx, s.DB, j.res, s.now)()
 	f, err := audio.ParseFormat(OutputFormat)
 	if err != nil {
 		return err
@@ -210,17 +196,8 @@ func (s *Service) run(ctx context.Context, j *Job, w io.Writer) error {
 	return enc.Close()
 }
 
-// heartbeatEvery is how often a running isolation touches its ledger entry (see
-// metering.SettleStale).
-const heartbeatEvery = 30 * time.Second
-
 func (s *Service) refund(res *metering.Reservation) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		_, err := metering.Refund(ctx, tx, res, s.now())
-		return err
-	})
+	_ = metering.RefundAlone(context.Background(), s.DB, res, s.now())
 }
 
 // title is the history title of an upload: its file name without the extension.

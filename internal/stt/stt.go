@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -165,12 +164,12 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 		}
 	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		res, err := metering.Reserve(ctx, tx, metering.Charge{
+		res, err := metering.ReserveAudio(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
-			Product: metering.STT, Kind: metering.Seconds, Units: j.units(), Credits: j.Cost, Allowance: tier.CharacterLimit,
-		}, s.now())
+			Product: metering.STT, Credits: j.Cost, Allowance: tier.CharacterLimit,
+		}, j.Seconds, j.channels(), s.now())
 		if err != nil {
-			return metering.QuotaAPIError(err)
+			return err
 		}
 		j.Reservation = *res
 		if !r.Logging && !r.Webhook {
@@ -198,7 +197,7 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 
 // units is the job's audio in whole seconds (rounded up) times its channels, as the ledger
 // counts it.
-func (j *job) units() int64 { return int64(math.Ceil(j.Seconds)) * int64(j.channels()) }
+func (j *job) units() int64 { return metering.AudioUnits(j.Seconds, j.channels()) }
 
 // channels is how many channels the job transcribes apart (at least one).
 func (j *job) channels() int { return max(1, j.Channels) }
@@ -347,28 +346,13 @@ func hear(pcm engine.PCM, r *Request) (Heard, error) {
 	return h, nil
 }
 
-// keepAlive touches the reservation's ledger entry every heartbeatEvery until stop is called,
-// so that long work is not settled as stale meanwhile.
+// keepAlive touches the reservation's ledger entry until stop is called (metering.KeepAlive).
 func (s *Service) keepAlive(ctx context.Context, res *metering.Reservation) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(heartbeatEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), res.WorkspaceID, res.ID, 0, 0, s.now())
-			}
-		}
-	}()
-	return func() { close(done) }
+	return metering.KeepAlive(ctx, s.DB, res, s.now)
 }
 
-// heartbeatEvery is how often a running transcription touches its ledger entry (see
-// metering.SettleStale, which settles entries quiet for longer).
-const heartbeatEvery = 30 * time.Second
+// heartbeatEvery is how often a running transcription touches its ledger entry.
+const heartbeatEvery = metering.HeartbeatEvery
 
 // finish commits the charge and stores the finished transcript in one transaction.
 func (s *Service) finish(ctx context.Context, j *job, t *Result) error {

@@ -2101,7 +2101,7 @@ export interface paths {
         };
         /**
          * Get a transcript with its edits
-         * @description One transcript of the caller's workspace as the web app shows it: the edited transcript when a person edited it (the recogniser's otherwise; null while processing or after a failure), its speaker ids in order of appearance (`speaker_0` alone when the transcript was made without diarization) and the names given to them. A transcript made with `use_multi_channel` shows as one: every channel's words in time order, each with its `channel_index` and its channel's speaker (channel 0 is `speaker_0`, …). A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         * @description One transcript of the caller's workspace as the web app shows it: the edited transcript when a person edited it (the recogniser's otherwise; null while processing or after a failure), its speaker ids in order of appearance (`speaker_0` alone when the transcript was made without diarization) and the names given to them. A transcript made with `use_multi_channel` shows as one: every channel's words in time order, each with its `channel_index` and its channel's speaker (channel 0 is `speaker_0`, …), and the channels' `entities` at their places in that text (an entity another channel's words interrupt is left out). After an edit of the text, `entities` lists those the edited text still contains, at their new places. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
          */
         get: operations["timbre_get_transcript_view"];
         put?: never;
