@@ -38,6 +38,7 @@ import (
 	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
+	"timbre/internal/voicedesign"
 	"timbre/internal/watermark"
 	"timbre/internal/webhook"
 	"timbre/internal/workspace"
@@ -176,11 +177,14 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	rnnoise := engine.NewRNNoise()
 	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
 	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
+	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
+	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
-		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor},
+		voiceHandlers,
+		&voicedesign.Handlers{Svc: designer, MaxBody: cfg.MaxBodyBytes, Render: voiceHandlers.JSON},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
 		&account.Handlers{Svc: acct, MaxBody: cfg.MaxBodyBytes},
 		&user.Handlers{DB: a.DB, Account: acct},

@@ -133,6 +133,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/forced-alignment":                        {own: "aligns the audio and text the caller sends, charged to the caller's workspace"},
 		"GET /v1/speech-to-text/realtime":                  {own: "transcribes the audio the caller streams, charged to the caller's workspace"},
 		"POST /v1/speech-classifier":                       {own: "looks for the server's watermark in the audio the caller sends; reads no workspace data and stores nothing"},
+		"POST /v1/text-to-voice/create-previews":           {own: "designs previews of the caller's own description, charged to the caller's workspace", body: body(map[string]any{"voice_description": "a calm young American woman", "auto_generate_text": true})},
+		"POST /v1/text-to-voice/design":                    {own: "designs previews of the caller's own description, charged to the caller's workspace", body: body(map[string]any{"voice_description": "a calm young American woman", "auto_generate_text": true})},
 		"POST /v1/audio-isolation":                         {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio-isolation/stream":                  {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"GET /v1/audio-isolation/history":                  {own: "the caller's own isolations (A's must not be among them)", query: q("search", "alpha podcast")},
@@ -187,12 +189,17 @@ func tenantCases() map[string]sweepCase {
 		"GET /v1/voices/{voice_id}":                                     {},
 		"GET /v1/voices/{voice_id}/settings":                            {},
 		"POST /v1/voices/{voice_id}/settings/edit":                      {body: body(map[string]any{"stability": 0.9, "similarity_boost": 0.1})},
-		"POST /v1/text-to-speech/{voice_id}":                            {body: body(map[string]any{"text": "Beta speaks."})},
-		"POST /v1/text-to-speech/{voice_id}/stream":                     {body: body(map[string]any{"text": "Beta speaks."})},
-		"POST /v1/text-to-speech/{voice_id}/with-timestamps":            {body: body(map[string]any{"text": "Beta speaks."})},
-		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps":     {body: body(map[string]any{"text": "Beta speaks."})},
-		"GET /v1/audio-isolation/history/{history_item_id}/audio":       {pathFn: alphaIsolation},
-		"DELETE /v1/audio-isolation/history/{history_item_id}":          {pathFn: alphaIsolation},
+		"POST /v1/text-to-voice/{voice_id}/remix":                       {body: body(map[string]any{"voice_description": "deeper and slower"})},
+		"GET /v1/text-to-voice/{generated_voice_id}/stream":             {},
+		"POST /v1/text-to-voice": {body: func(a *alphaFx) any {
+			return map[string]any{"voice_name": "Stolen", "voice_description": "a calm young American woman", "generated_voice_id": a.previewID}
+		}},
+		"POST /v1/text-to-speech/{voice_id}":                        {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-speech/{voice_id}/stream":                 {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-speech/{voice_id}/with-timestamps":        {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps": {body: body(map[string]any{"text": "Beta speaks."})},
+		"GET /v1/audio-isolation/history/{history_item_id}/audio":   {pathFn: alphaIsolation},
+		"DELETE /v1/audio-isolation/history/{history_item_id}":      {pathFn: alphaIsolation},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
 			return map[string]any{"model": "tts-1", "input": "Beta speaks.", "voice": a.voiceID}
 		}},

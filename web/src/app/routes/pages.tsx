@@ -13,6 +13,7 @@ import { MailboxPage } from '@/features/dev-mailbox';
 import { PrivacyPage, TermsPage } from '@/features/legal';
 import { SharePage } from '@/features/share';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
+import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -70,4 +71,16 @@ export function VoiceIsolatorRoute() {
   const queryClient = useQueryClient();
   // An isolation is charged: the credits in the sidebar's usage meter change.
   return <VoiceIsolatorPage onIsolated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+
+export function VoiceDesignRoute() {
+  useDocumentTitle('Design a voice');
+  const queryClient = useQueryClient();
+  // Previews are charged (the usage meter changes); a saved voice joins the text to speech voice list.
+  return (
+    <VoiceDesignPage
+      onGenerated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })}
+      onSaved={() => void queryClient.invalidateQueries({ queryKey: ['tts', 'voices'] })}
+    />
+  );
 }
