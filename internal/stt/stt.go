@@ -34,6 +34,7 @@ type Store interface {
 	LedgerProgress(ctx context.Context, workspaceID, id string, units, credits int64, now time.Time) error
 	ActiveWebhooksFor(ctx context.Context, workspaceID, event string) ([]store.Webhook, error)
 	Webhook(ctx context.Context, workspaceID, id string) (*store.Webhook, error)
+	VoicePrints(ctx context.Context, workspaceID string) ([]store.Voice, error)
 }
 
 // Service transcribes audio for workspaces.
@@ -82,6 +83,10 @@ type Request struct {
 	// SpeakerRoles (detect_speaker_roles, with Diarize) names the speakers 'agent' and
 	// 'customer' instead of speaker_0, speaker_1, … (see SpeakerRoles).
 	SpeakerRoles bool
+	// SpeakerLibrary (use_speaker_library, with Diarize) names speakers found in the workspace's
+	// speaker library by their voice id (see matchSpeakers); library is loaded when the job runs.
+	SpeakerLibrary bool
+	library        []librarySpeaker
 	// EntityDetection and EntityRedaction are the entity types to find and to redact (see
 	// package entities); RedactionMode is entity_redaction_mode.
 	EntityDetection []string
@@ -219,6 +224,9 @@ func (s *Service) recognizer(language string) (engine.Recognizer, error) {
 func (s *Service) run(ctx context.Context, j *job) (*Result, error) {
 	r := &j.Request
 	rec, err := s.recognizer(r.LanguageCode)
+	if err == nil && r.SpeakerLibrary && r.Diarize {
+		r.library, err = s.speakerLibrary(ctx, j.WorkspaceID)
+	}
 	var t *Result
 	if err == nil {
 		// Keep the reservation alive meanwhile (a long file takes minutes), so that it is not
@@ -339,6 +347,7 @@ func hear(pcm engine.PCM, r *Request) (Heard, error) {
 			return h, err
 		}
 		h.Turns = turns
+		h.Names = matchSpeakers(pcm, turns, r.library)
 	}
 	if r.TagAudioEvents {
 		h.Events = listen.AudioEvents(pcm.Samples)
