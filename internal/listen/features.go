@@ -16,6 +16,23 @@ const (
 	cepstra  = 20 // c0…c19; c0 (loudness) is left out of speaker embeddings
 )
 
+// The short-time analysis, exported for the voiceprint (speaker description) package: frame f of
+// Spectrogram covers samples [f·HopSamples, f·HopSamples+WinSamples); bin k is k·Rate/FFTSize Hz.
+const (
+	WinSamples = winLen
+	HopSamples = hopLen
+	FFTSize    = fftLen
+)
+
+// Spectrogram is the power spectrum of every 25 ms frame of samples (16 kHz), 10 ms apart.
+func Spectrogram(samples []int16) [][]float64 { return spectrogram(samples) }
+
+// MFCC is each frame's mel-frequency cepstral coefficients c0…c19.
+func MFCC(spec [][]float64) [][]float64 { return mfcc(spec) }
+
+// FrameDB is each frame's energy in dB relative to full scale.
+func FrameDB(spec [][]float64) []float64 { return frameDB(spec) }
+
 // spectrogram is the power spectrum of every frame: frames × (fftLen/2+1).
 func spectrogram(samples []int16) [][]float64 {
 	if len(samples) < winLen {

@@ -2,6 +2,15 @@
 // a speaker embedding) and fits a parametric voice of the embedded engines to that description. It is
 // what instant and professional cloning store with a voice, what similar-voices ranks by, and what
 // speech to speech moves a recording towards.
+//
+// The cloner here is parametric, not neural: a clone is one of flite's voices (the nearest in
+// gender and timbre) spoken at the sample's measured pitch, pitch range and speaking rate with its
+// vocal tract scaled towards the sample's formants. It matches those measurements; it does not
+// reproduce the speaker's voice quality the way a neural voice clone does.
+//
+// Analyse measures: WebRTC voice activity (listen.SpeechSegments), aubio's YIN pitch tracker,
+// syllable nuclei on the band-energy envelope, LPC formants, the long-term spectrum's tilt and
+// centroid, and MFCC statistics for the embedding that Similarity compares.
 package voiceprint
 
 // Print is a speaker's measured description, stored with a voice as JSON.
