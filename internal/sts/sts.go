@@ -127,6 +127,10 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 	if need := audio.RequiresTier(r.Format); need != "" && !plan.AtLeast(tier.ID, need) {
 		return nil, errs.Errorf(errs.Forbidden, "only_for_"+need+"+", "The output format %s needs the %s plan or above.", r.Format.Name, plan.Get(need).Name)
 	}
+	pcm, src, err := s.measure(ctx, r, pcm)
+	if err != nil {
+		return nil, err
+	}
 	stored, err := s.Voices.Settings(ctx, c.WorkspaceID, vc.ID)
 	if err != nil {
 		return nil, err
@@ -150,7 +154,7 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 	account.CompleteItem(ctx, s.DB, c.UserID, account.ItemGenerateSpeech) // "start of … speech-to-speech generation"
 
 	key := ""
-	err = s.run(ctx, r, vc, settings, pcm, res)
+	err = s.run(ctx, r, vc, settings, pcm, src, res)
 	if err == nil && r.Logging {
 		res.HistoryID = store.NewID()
 		key = "history/" + c.WorkspaceID + "/" + res.HistoryID + "." + r.Format.Ext()
@@ -192,24 +196,28 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 	return res, nil
 }
 
-// run measures, converts, watermarks and encodes.
-func (s *Service) run(ctx context.Context, r *Request, vc *store.Voice, settings voice.Resolved, pcm engine.PCM, res *Result) error {
+// measure removes the background noise when asked and measures the recording's voice; a recording
+// without enough voiced speech is a 422 naming the audio field.
+func (s *Service) measure(ctx context.Context, r *Request, pcm engine.PCM) (engine.PCM, *voiceprint.Print, error) {
 	if r.RemoveNoise && s.Isolator != nil {
 		clean := make([]int16, 0, len(pcm.Samples))
 		if err := s.Isolator.IsolateStream(ctx, pcm, func(p []int16) error { clean = append(clean, p...); return nil }); err != nil {
-			return err
+			return pcm, nil, err
 		}
 		pcm.Samples = clean
 	}
 	src, err := s.Analyse(pcm)
-	if err != nil {
-		return err
-	}
-	if src.F0Median <= 0 {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Kind == errs.Invalid || err == nil && src.F0Median <= 0 {
 		var v errs.Validator
-		v.Add("body", "audio", "value_error", "No voiced speech was found in the recording.")
-		return v.Err()
+		v.Add("body", "audio", "value_error", fmt.Sprintf("The recording needs at least %g s of voiced speech to take another voice.", voiceprint.MinSpeechSeconds))
+		return pcm, nil, v.Err()
 	}
+	return pcm, src, err
+}
+
+// run converts, watermarks and encodes.
+func (s *Service) run(ctx context.Context, r *Request, vc *store.Voice, settings voice.Resolved, pcm engine.PCM, src *voiceprint.Print, res *Result) error {
 	target, err := s.target(ctx, vc, settings)
 	if err != nil {
 		return err
