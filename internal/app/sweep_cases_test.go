@@ -191,6 +191,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-speech/{voice_id}/stream":                     {body: body(map[string]any{"text": "Beta speaks."})},
 		"POST /v1/text-to-speech/{voice_id}/with-timestamps":            {body: body(map[string]any{"text": "Beta speaks."})},
 		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps":     {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/speech-to-speech/{voice_id}":                          {},
+		"POST /v1/speech-to-speech/{voice_id}/stream":                   {},
 		"GET /v1/audio-isolation/history/{history_item_id}/audio":       {pathFn: alphaIsolation},
 		"DELETE /v1/audio-isolation/history/{history_item_id}":          {pathFn: alphaIsolation},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {

@@ -35,11 +35,16 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 
 func (h *Handlers) convert(stream bool) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		c := access.CallerFrom(r.Context())
+		// An unknown voice (or another workspace's) is refused before the upload is read.
+		if _, err := h.Svc.Voices.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id")); err != nil {
+			return err
+		}
 		req, err := h.parse(r, stream)
 		if err != nil {
 			return err
 		}
-		res, err := h.Svc.Convert(r.Context(), access.CallerFrom(r.Context()), req)
+		res, err := h.Svc.Convert(r.Context(), c, req)
 		if err != nil {
 			return err
 		}
