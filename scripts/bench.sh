@@ -26,7 +26,10 @@
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen]   (default: all five)
+#   6. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
+#      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
+#
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [sts]   (default: all six)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -37,7 +40,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen sts)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -56,7 +59,8 @@ for g in "${groups[@]}"; do
     listen)
       b="BenchmarkPocketsphinxWER|BenchmarkDiarize|BenchmarkRNNoiseIsolation|BenchmarkRealtimePartialLatency|BenchmarkPocketsphinxTranscribe"
       add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound or listen)" >&2; exit 2 ;;
+    sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen or sts)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -116,6 +120,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
   } else if (p[1] == "BenchmarkRealtimePartialLatency" && n == 1) {
     p50 = metric("p50-ms")
     rt = sprintf("  %8.0f ms %8.0f ms %6d of %3d %10.1f   p50 <= 300 ms   %s", p50, metric("p90-ms"), metric("words-timed"), metric("words"), metric("partials/s"), verdict(p50 <= 300))
+  } else if (p[1] == "BenchmarkConvert" && n == 1) {
+    x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
   } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
     bs[1] = sprintf("  %-34s %10.2fx %10s %9.3f", "pocketsphinx_batch (one process)", metric("cmd-x-rt"), "1.00x", metric("cmd-cpu-per-s"))
     for (w = 1; w <= 2; w++) {
@@ -206,6 +212,13 @@ END {
     printf "  %-34s %11s %10s %9s   %-21s %s\n", "decoder", "x real time", "vs command", "CPU s/s", "goal", "result"
     for (i = 1; i <= nb; i++) print bs[i]
     print bwer
+  }
+  if (conv != "") {
+    print ""
+    print "6. Speech to speech — the parametric converter (librubberband) on one Harvard sentence by rms, shifted to a"
+    print "   female pitch (1.8x) and formants (1.15x)"
+    printf "  %11s   %-17s %s\n", "x real time", "goal", "result"
+    print conv
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total
