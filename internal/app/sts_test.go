@@ -10,6 +10,7 @@ import (
 
 	"timbre/internal/audio"
 	"timbre/internal/engine"
+	"timbre/internal/plan"
 	"timbre/internal/store"
 	"timbre/internal/sts"
 	"timbre/internal/testdb"
@@ -61,7 +62,10 @@ func TestSpeechToSpeech(t *testing.T) {
 			if math.Abs(got-seconds) > 0.01*seconds {
 				t.Fatalf("converted audio lasts %.3f s, the recording %.3f s", got, seconds)
 			}
-			want := sts.Credits(seconds)
+			want := plan.STSCredits(seconds)
+			if want != int64(math.Ceil(math.Ceil(seconds)*1000/60)) {
+				t.Fatalf("STSCredits(%.2f) = %d, not 1,000 a minute per started second", seconds, want)
+			}
 			if got := e.workspace().CharacterCount - before; got != want || r.Header.Get("character-cost") != strconv.FormatInt(want, 10) {
 				t.Fatalf("charged %d credits (header %s), want %d for %.2f s", got, r.Header.Get("character-cost"), want, seconds)
 			}

@@ -67,15 +67,6 @@ var Models = []string{"eleven_multilingual_sts_v2", "eleven_english_sts_v2"}
 // DefaultModel is the API's default model_id.
 const DefaultModel = "eleven_multilingual_sts_v2"
 
-// CreditsPerMinute is what a minute of converted audio costs (ElevenLabs: 1,000 credits a minute,
-// pro-rated per started second like the voice isolator).
-const CreditsPerMinute = 1000
-
-// Credits is what seconds of audio cost to convert.
-func Credits(seconds float64) int64 {
-	return max(1, int64(math.Ceil(math.Ceil(seconds)*CreditsPerMinute/60)))
-}
-
 // Request is one conversion, as parsed from the multipart form and query.
 type Request struct {
 	VoiceID       string
@@ -137,7 +128,7 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 	}
 	settings := r.Settings.Over(stored)
 	res := &Result{RequestID: store.NewID(), ContentType: r.Format.ContentType(), Seconds: pcm.Seconds()}
-	res.Credits = Credits(res.Seconds)
+	res.Credits = plan.STSCredits(res.Seconds)
 	units := int64(math.Ceil(res.Seconds))
 	var rsv *metering.Reservation
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {

@@ -10,7 +10,7 @@ export const STS_MODELS = [
   { id: 'eleven_english_sts_v2', name: 'English v2' },
 ] as const;
 
-/** Credits per minute of recording (internal/sts.CreditsPerMinute), for the note on the page. */
+/** Credits per minute of recording (plan.STSCreditsPerMinute), for the note on the page. */
 export const CREDITS_PER_MINUTE = 1000;
 /** The largest recording accepted (internal/sts.DefaultMaxUpload). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
