@@ -180,8 +180,12 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	rnnoise := engine.NewRNNoise()
 	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
 	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
+	var converter convert.Converter = convert.Parametric{}
+	if cfg.STSConverterURL != "" {
+		converter = &convert.HTTP{URL: cfg.STSConverterURL, Key: cfg.STSConverterKey}
+	}
 	a.STS = &sts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Isolator: rnnoise,
-		Converter: convert.Parametric{}, Analyse: voiceprint.Analyse, Watermark: wm}
+		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},

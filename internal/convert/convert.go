@@ -18,6 +18,9 @@ type Target struct {
 	VoiceID string
 	// Print is the target speaker's measured description (pitch statistics, formants).
 	Print *voiceprint.Print
+	// Reference returns the target voice speaking (for converters that listen to it, as neural
+	// ones do); the parametric converter does not call it.
+	Reference func(ctx context.Context) (engine.PCM, error)
 }
 
 // Converter turns a recording into the target's voice, keeping its words and timing.

@@ -51,7 +51,8 @@ type Service struct {
 	Watermark *watermark.Watermark
 	Now       func() time.Time
 
-	targets sync.Map // premade voice id + prosody → *voiceprint.Print
+	// Premade voices' prints and reference audio, by voice id + prosody.
+	prints, refs sync.Map
 }
 
 func (s *Service) now() time.Time {
@@ -213,7 +214,7 @@ func (s *Service) run(ctx context.Context, r *Request, vc *store.Voice, settings
 	if err != nil {
 		return err
 	}
-	out, err := s.Converter.Convert(ctx, pcm, src, convert.Target{VoiceID: vc.ID, Print: target})
+	out, err := s.Converter.Convert(ctx, pcm, src, target)
 	if err != nil {
 		return err
 	}
@@ -226,7 +227,7 @@ func (s *Service) run(ctx context.Context, r *Request, vc *store.Voice, settings
 	if err != nil {
 		return err
 	}
-	res.PCM, res.Audio, res.Source, res.Target = out, enc, src, target
+	res.PCM, res.Audio, res.Source, res.Target = out, enc, src, target.Print
 	return nil
 }
 
@@ -235,25 +236,44 @@ const Passage = "The birch canoe slid on the smooth planks. Glue the sheet to th
 	"It's easy to tell the depth of a well. These days a chicken leg is a rare dish. " +
 	"Rice is often served in round bowls. The juice of lemons makes fine punch."
 
-// target is the target voice's print: the stored voiceprint of a cloned or designed voice, or,
-// for a premade voice, the print of the voice saying Passage with the request's prosody
-// (measured once per voice and prosody).
-func (s *Service) target(ctx context.Context, vc *store.Voice, settings voice.Resolved) (*voiceprint.Print, error) {
-	if vc.Voiceprint != "" {
-		var p voiceprint.Print
-		if err := json.Unmarshal([]byte(vc.Voiceprint), &p); err == nil && p.F0Median > 0 {
-			return &p, nil
-		}
-	}
+// target is the voice to convert to. Its print is the stored voiceprint of a cloned or designed
+// voice, or, for a premade voice, the print of the voice saying Passage with the request's prosody
+// (measured once per voice and prosody). Its reference audio is that passage.
+func (s *Service) target(ctx context.Context, vc *store.Voice, settings voice.Resolved) (convert.Target, error) {
 	prosody := settings.Prosody(voice.Base(vc))
 	prosody.Rate = 1 // the speaking rate does not move pitch or formants
 	key := fmt.Sprintf("%s|%+v", vc.ID, prosody)
-	if p, ok := s.targets.Load(key); ok {
-		return p.(*voiceprint.Print), nil
+	t := convert.Target{VoiceID: vc.ID, Reference: func(ctx context.Context) (engine.PCM, error) { return s.reference(ctx, vc, prosody, key) }}
+	if vc.Voiceprint != "" {
+		var p voiceprint.Print
+		if err := json.Unmarshal([]byte(vc.Voiceprint), &p); err == nil && p.F0Median > 0 {
+			t.Print = &p
+			return t, nil
+		}
+	}
+	if p, ok := s.prints.Load(key); ok {
+		t.Print = p.(*voiceprint.Print)
+		return t, nil
+	}
+	ref, err := s.reference(ctx, vc, prosody, key)
+	if err != nil {
+		return t, err
+	}
+	if t.Print, err = s.Analyse(ref); err != nil {
+		return t, err
+	}
+	s.prints.Store(key, t.Print)
+	return t, nil
+}
+
+// reference is vc saying Passage (or its language's preview text) with prosody, made once per key.
+func (s *Service) reference(ctx context.Context, vc *store.Voice, prosody engine.Prosody, key string) (engine.PCM, error) {
+	if r, ok := s.refs.Load(key); ok {
+		return r.(engine.PCM), nil
 	}
 	eng, ok := s.Engines[vc.Engine]
 	if !ok {
-		return nil, errs.Errorf(errs.Unavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", vc.Name)
+		return engine.PCM{}, errs.Errorf(errs.Unavailable, "engine_unavailable", "The engine of voice %s is not available on this server.", vc.Name)
 	}
 	text := Passage
 	if vc.Language != "en" && vc.Language != "" {
@@ -261,14 +281,10 @@ func (s *Service) target(ctx context.Context, vc *store.Voice, settings voice.Re
 	}
 	syn, err := eng.Synthesize(ctx, engine.Request{Text: text, Voice: vc.EngineVoice, Language: vc.Language, Prosody: prosody})
 	if err != nil {
-		return nil, fmt.Errorf("synthesize the target voice: %w", err)
+		return engine.PCM{}, fmt.Errorf("synthesize the target voice: %w", err)
 	}
-	p, err := s.Analyse(syn.Audio)
-	if err != nil {
-		return nil, err
-	}
-	s.targets.Store(key, p)
-	return p, nil
+	s.refs.Store(key, syn.Audio)
+	return syn.Audio, nil
 }
 
 func (s *Service) refund(res *metering.Reservation) {
