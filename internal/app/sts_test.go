@@ -226,3 +226,35 @@ func TestSpeechToSpeechBadInput(t *testing.T) {
 		t.Fatal("bad input charged or stored something")
 	}
 }
+
+// TestSpeechToSpeechToStoredVoiceprint: a workspace voice (cloned or designed) is converted to by
+// its stored voiceprint: the output's median pitch lands within 15 % of the print's.
+func TestSpeechToSpeechToStoredVoiceprint(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	ctx := context.Background()
+	mp3 := e.speakAs(adam, stsSentence)
+	in, rate, err := audio.Decode(ctx, mp3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := e.printOfPCM(in, rate)
+	want := voiceprint.Print{F0Median: 1.35 * source.F0Median, Formants: [3]float64{1.05 * source.Formants[0], 1.05 * source.Formants[1], 1.05 * source.Formants[2]}}
+	raw, _ := json.Marshal(want)
+	mine := store.Voice{ID: store.NewID(), WorkspaceID: e.user.WorkspaceID, Name: "My clone", Category: "cloned", Engine: "flite",
+		EngineVoice: "rms", Language: "en", Prosody: "{}", Labels: "{}", Voiceprint: string(raw)}
+	if err := e.app.DB.InTx(ctx, func(tx *store.Tx) error { return tx.CreateVoice(ctx, mine) }); err != nil {
+		t.Fatal(err)
+	}
+	r := e.postForm("/v1/speech-to-speech/"+mine.ID, "audio", mp3, nil, "xi-api-key", e.key)
+	expect(t, r, 200)
+	out, outRate, err := audio.Decode(ctx, r.body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.printOfPCM(out, outRate)
+	dev := math.Abs(got.F0Median-want.F0Median) / want.F0Median
+	t.Logf("F0 median: recording %.1f Hz, stored print %.1f Hz, converted %.1f Hz (%.1f %% off)", source.F0Median, want.F0Median, got.F0Median, 100*dev)
+	if dev > 0.15 {
+		t.Fatalf("converted median F0 %.1f Hz is %.0f %% from the print's %.1f Hz", got.F0Median, 100*dev, want.F0Median)
+	}
+}
