@@ -20,16 +20,21 @@
 #         decoder, ≥ 1.8× with two, splitting at pauses)
 #      (about 3 minutes on 2 cores, most of it pocketsphinx decoding; the batch speed is the best of
 #      as many rounds as BENCH_TIME allows, one by default: on a busy machine use BENCH_TIME=3x)
+#   6. cloning (issue 9 §4): three synthetic speakers (flite speech shifted by known amounts with
+#      ffmpeg) cloned by the parametric cloner; the clone's speech of new text vs. the samples
+#      (goals: median F0 within 10 %, syllable rate within 15 %; a new clip of the speaker ranks
+#      the speaker's print first among every base voice and the other speakers)
+#   7. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
+#      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
-# internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency); they run
+# internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency), for
+# cloning in internal/voiceprint (BenchmarkClone), for speech to speech in internal/convert
+# (BenchmarkConvert); they run
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-#   6. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
-#      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
-#
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [sts]   (default: all six)
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts]   (default: all seven)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -40,7 +45,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen sts)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -59,8 +64,9 @@ for g in "${groups[@]}"; do
     listen)
       b="BenchmarkPocketsphinxWER|BenchmarkDiarize|BenchmarkRNNoiseIsolation|BenchmarkRealtimePartialLatency|BenchmarkPocketsphinxTranscribe"
       add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
+    clone) b=BenchmarkClone; add_pkgs ./internal/voiceprint/ ;;
     sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen or sts)" >&2; exit 2 ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone or sts)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -129,6 +135,9 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
       bs[w + 1] = sprintf("  %-34s %10.2fx %9.2fx %9.3f   >= %.1fx the command   %s", "recognizer, " w " decoder" (w > 1 ? "s" : ""), metric("w" w "-x-rt"), v, metric("w" w "-cpu-per-s"), goal, verdict(v >= goal))
     }
     nb = 3; load_ms = metric("load-ms"); bwer = sprintf("   word error rate on this audio: command %.1f %%, recognizer %.1f %%", metric("cmd-wer-%"), metric("wer-%"))
+  } else if (p[1] == "BenchmarkClone" && n == 2) {
+    fe = metric("f0-err-%"); re = metric("rate-err-%"); rk = metric("rank")
+    cln[++nc] = sprintf("  %-11s %7.1f %%  <= 10 %%  %-6s %7.1f %%  <= 15 %%  %-6s %5d   1      %-6s %10.2f %8.0f ms", p[2], fe, verdict(fe <= 10), re, verdict(re <= 15), rk, verdict(rk == 1), metric("clone-similarity"), metric("fit-ms"))
   }
 }
 END {
@@ -213,9 +222,19 @@ END {
     for (i = 1; i <= nb; i++) print bs[i]
     print bwer
   }
+  if (nc) {
+    print ""
+    print "6. Cloning (parametric: a flite base voice at the measured pitch, range, rate and formant scale) — synthetic"
+    print "   speakers: flite speech shifted with ffmpeg (awb +4 st and 10 % faster; slt -3 st and 10 % slower; kal16 +2 st by"
+    print "   resampling), 8 Harvard sentences as the sample; the clone speaks 7 other sentences; rank: the speaker’s print"
+    print "   among the 14 English base voices (flite, espeak-ng) and the other speakers for a new clip of the speaker;"
+    print "   similarity: the clone’s speech to the sample (speaker embedding, 0-1; not a goal)"
+    printf "  %-11s %9s  %-8s %-6s %9s  %-8s %-6s %5s   %-6s %-6s %10s %11s\n", "speaker", "F0 error", "goal", "result", "rate err", "goal", "result", "rank", "goal", "result", "similarity", "fit"
+    for (i = 1; i <= nc; i++) print cln[i]
+  }
   if (conv != "") {
     print ""
-    print "6. Speech to speech — the parametric converter (librubberband) on one Harvard sentence by rms, shifted to a"
+    print "7. Speech to speech — the parametric converter (librubberband) on one Harvard sentence by rms, shifted to a"
     print "   female pitch (1.8x) and formants (1.15x)"
     printf "  %11s   %-17s %s\n", "x real time", "goal", "result"
     print conv

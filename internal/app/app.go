@@ -40,6 +40,7 @@ import (
 	"timbre/internal/tts"
 	"timbre/internal/user"
 	"timbre/internal/voice"
+	"timbre/internal/voicedesign"
 	"timbre/internal/voiceprint"
 	"timbre/internal/watermark"
 	"timbre/internal/webhook"
@@ -186,11 +187,14 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.STS = &sts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Isolator: rnnoise,
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
+	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
+	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
-		&voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor},
+		voiceHandlers,
+		&voicedesign.Handlers{Svc: designer, MaxBody: cfg.MaxBodyBytes, Render: voiceHandlers.JSON},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
 		&account.Handlers{Svc: acct, MaxBody: cfg.MaxBodyBytes},
 		&user.Handlers{DB: a.DB, Account: acct},

@@ -44,7 +44,7 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 	}
 	if n.Total() > 0 && w.Log != nil {
 		w.Log.Info("expired rows deleted", "rate_limits", n.RateLimits, "action_codes", n.ActionCodes,
-			"mfa_challenges", n.MFAChallenges, "sso_flows", n.SSOFlows, "single_use_tokens", n.SingleUseTokens)
+			"mfa_challenges", n.MFAChallenges, "sso_flows", n.SSOFlows, "single_use_tokens", n.SingleUseTokens, "voice_previews", n.VoicePreviews)
 	}
 	return nil
 }

@@ -53,6 +53,16 @@ func TestCleanupJob(t *testing.T) {
 		must(db.CreateSSOProvider(ctx, store.SSOProvider{ID: pid, WorkspaceID: ws.ID, Type: "oidc", Name: "IdP", Enabled: true, CreatedAt: now.Unix(), UpdatedAt: now.Unix()}))
 		must(db.CreateSSOFlow(ctx, "expired-flow", store.SSOFlow{ProviderID: pid, WorkspaceID: ws.ID, ExpiresAt: now.Add(-time.Minute).Unix()}, now))
 		must(db.CreateSSOFlow(ctx, "live-flow", store.SSOFlow{ProviderID: pid, WorkspaceID: ws.ID, ExpiresAt: now.Add(10 * time.Minute).Unix()}, now))
+		// Voice design previews: one a day old (expired), one made now.
+		must(db.InTx(ctx, func(tx *store.Tx) error {
+			for id, at := range map[string]time.Time{"expired-preview": now.Add(-25 * time.Hour), "live-preview": now} {
+				if err := tx.InsertVoicePreview(ctx, &store.VoicePreview{ID: id, WorkspaceID: ws.ID, Description: "a calm voice", Params: "{}",
+					Text: "hello", Language: "en", CreatedAt: at.Unix(), ExpiresAt: at.Add(24 * time.Hour).Unix()}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
 
 		exists := map[string]func() bool{
 			"old":   func() bool { n, _ := db.RateLimitHits(ctx, "old", 72*time.Hour, now); return n > 0 },
@@ -67,6 +77,11 @@ func TestCleanupJob(t *testing.T) {
 			},
 			"expired-mfa": func() bool { _, err := db.MFAChallengeByToken(ctx, "expired-mfa", past); return err == nil },
 			"live-mfa":    func() bool { _, err := db.MFAChallengeByToken(ctx, "live-mfa", past); return err == nil },
+			"expired-preview": func() bool {
+				_, err := db.VoicePreview(ctx, ws.ID, "expired-preview", past.Unix())
+				return err == nil
+			},
+			"live-preview": func() bool { _, err := db.VoicePreview(ctx, ws.ID, "live-preview", past.Unix()); return err == nil },
 		}
 		for name, f := range exists {
 			if !f() {

@@ -38,6 +38,7 @@ type alphaFx struct {
 	historyID, voiceID        string
 	transcriptID              string
 	isolationID               string
+	previewID                 string // a voice design preview of A's
 	groupID, groupName        string
 	inviteEmail, inviteCode   string
 	webhookID, webhookName    string
@@ -91,6 +92,7 @@ func (a *alphaFx) pathValues() map[string]string {
 		"token":                   a.shareToken,
 		"transcription_id":        a.transcriptID,
 		"token_type":              "batch_scribe",
+		"generated_voice_id":      a.previewID,
 	}
 }
 
@@ -99,7 +101,7 @@ func (a *alphaFx) pathValues() map[string]string {
 func (a *alphaFx) markers() []string {
 	m := []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.groupName,
 		a.inviteEmail, a.webhookID, a.webhookName, a.providerID, a.providerName, a.domain, a.saID, a.saName, a.saKeyID,
-		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID}
+		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID, a.previewID}
 	return append(m, a.keyPreviews...)
 }
 
@@ -107,7 +109,7 @@ func (a *alphaFx) markers() []string {
 // across workspaces).
 func (a *alphaFx) rowMarkers() []string {
 	return []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.inviteEmail,
-		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID}
+		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID, a.previewID}
 }
 
 // call sends one request of a sweep.
@@ -226,6 +228,11 @@ func setupAlpha(e *env) *alphaFx {
 	rawExec(t, db, `INSERT INTO audio_isolations (id, workspace_id, user_id, api_key_id, title, format, duration_secs, blob_key,
 		preview_b64, created_at_unix) VALUES (?, ?, ?, '', 'alpha podcast', 'mp3_44100_128', 2.5, ?, '', 1700000000)`,
 		a.isolationID, a.ws, a.admin.ID, "isolation/"+a.ws+"/"+a.isolationID+".mp3")
+	// And a voice design preview of A's (B must neither stream nor save it).
+	a.previewID = "alphaPreviewK3" + store.RandomString(6)
+	rawExec(t, db, `INSERT INTO voice_previews (id, workspace_id, user_id, source_voice_id, description, params, text, language,
+		created_at_unix, expires_at_unix) VALUES (?, ?, ?, '', 'a calm young American woman', ?, 'Alpha''s preview words.', 'en', 1700000000, 4000000000)`,
+		a.previewID, a.ws, a.admin.ID, `{"engine":"flite","engine_voice":"slt","f0_hz":200,"formant":1,"rate":1,"pitch_range":50,"pitch":50,"language":"en"}`)
 	link := mustOK(t, e.do("GET", "/v1/history/"+a.historyID+"/share-link", key, nil))
 	su, _ := link["share_link"].(string)
 	a.shareToken = su[strings.LastIndex(su, "/")+1:]

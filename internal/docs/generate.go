@@ -305,6 +305,17 @@ func pathTag(path string) string {
 func stripFern(v any) {
 	switch x := v.(type) {
 	case *object:
+		// Non-schema keywords the reference puts in a few schemas: a "name" beside anyOf
+		// (text-to-voice's labels) and "embed": true (a path parameter's). A string or bool value
+		// tells them from properties of those names, whose values are schemas.
+		if _, isParam := x.vals["in"]; !isParam {
+			if _, ok := x.vals["name"].(string); ok && x.vals["anyOf"] != nil {
+				x.del("name")
+			}
+		}
+		if _, ok := x.vals["embed"].(bool); ok {
+			x.del("embed")
+		}
 		for _, k := range slices.Clone(x.ks()) {
 			if strings.HasPrefix(k, "x-fern-") {
 				x.del(k)

@@ -1,6 +1,7 @@
 package voiceprint
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -26,12 +27,15 @@ const (
 	minVoicedFrame = 30 // 0.3 s of voiced frames, below which a "speaker" is noise
 )
 
-var frameSec = float64(listen.HopSamples) / listen.Rate
-
 // frameCentre is the time (s) at the centre of listen.Spectrogram's frame f.
 func frameCentre(f int) float64 {
 	return (float64(f*listen.HopSamples) + float64(listen.WinSamples)/2) / listen.Rate
 }
+
+// chunkSeconds bounds the audio analysed at once: a longer recording is analysed in chunks of
+// this length whose prints are merged, so memory stays flat (the spectrogram of a minute of
+// audio is about 12 MB).
+const chunkSeconds = 60
 
 // Analyse describes the speaker of pcm. It fails with errs.Invalid (CodeNoSpeech,
 // CodeTooLittleSpeech) when the audio holds no voiced speech or less than MinSpeechSeconds.
@@ -43,6 +47,36 @@ func Analyse(pcm engine.PCM) (*Print, error) {
 	if pcm.SampleRate != listen.Rate {
 		s = audio.Resample(s, pcm.SampleRate, listen.Rate)
 	}
+	const chunk = chunkSeconds * listen.Rate
+	if len(s) <= chunk+chunk/2 {
+		return analyse(s)
+	}
+	var prints []*Print
+	var firstErr error
+	for from := 0; from < len(s); from += chunk {
+		to := min(from+chunk, len(s))
+		if len(s)-to < chunk/2 {
+			to = len(s) // no short tail chunk: the last one takes it
+		}
+		p, err := analyse(s[from:to])
+		switch {
+		case err == nil:
+			prints = append(prints, p)
+		case errs.Is(err, errs.Invalid): // a chunk of silence or music between speech
+			firstErr = cmp.Or(firstErr, err)
+		default:
+			return nil, err
+		}
+		from = to - chunk
+	}
+	if len(prints) == 0 {
+		return nil, firstErr
+	}
+	return Merge(prints), nil
+}
+
+// analyse describes the speaker of at most a few minutes of 16 kHz audio.
+func analyse(s []int16) (*Print, error) {
 	segs, err := listen.SpeechSegments(s)
 	if err != nil {
 		return nil, err
@@ -96,7 +130,10 @@ func Analyse(pcm engine.PCM) (*Print, error) {
 	p.F0P90 = percentile(pitches, 0.9)
 	p.F0Range = 12 * math.Log2(p.F0P90/p.F0P10)
 	p.Rate = syllableRate(spec, f0, inSpeech, speech)
-	p.Formants = meanFormants(s, voiced)
+	if p.Rate == 0 {
+		return nil, errs.New(errs.Invalid, CodeNoSpeech, "the audio holds no syllables (a sustained tone or vowel, not speech)")
+	}
+	p.Formants = meanFormants(s, voiced, f0)
 	ltas := longTermSpectrum(spec, voiced)
 	p.Tilt = tilt(ltas)
 	p.Centroid = centroid(ltas)
@@ -125,12 +162,12 @@ func percentile(sorted []float64, q float64) float64 {
 }
 
 // Syllable nuclei (after de Jong & Wempe's Praat script): peaks of the 300–3000 Hz band energy,
-// smoothed over 50 ms, that are voiced, louder than the recording's median speech frame, and
+// smoothed over 30 ms, that are voiced, louder than the recording's median speech frame, and
 // separated from the previous nucleus by a dip of at least nucleusDipDB. Only speech frames
 // count, and the rate is over the speech segments' duration, so pauses do not lower it.
 const (
 	nucleusLoHz, nucleusHiHz = 300.0, 3000.0
-	nucleusSmooth            = 5 // frames
+	nucleusSmooth            = 3 // frames
 	nucleusDipDB             = 2.0
 )
 
@@ -163,6 +200,7 @@ func syllableRate(spec [][]float64, f0 []float64, inSpeech []bool, speech float6
 	}
 	slices.Sort(speechDB)
 	floor := percentile(speechDB, 0.5)
+
 	voicedNear := func(f int) bool {
 		for j := max(0, f-2); j <= min(len(f0)-1, f+2); j++ {
 			if f0[j] > 0 {
@@ -193,7 +231,7 @@ func syllableRate(spec [][]float64, f0 []float64, inSpeech []bool, speech float6
 
 // meanFormants is the trimmed mean (the middle 80 %) of F1–F3 over the voiced frames that show
 // three formants.
-func meanFormants(s []int16, voiced []int) [3]float64 {
+func meanFormants(s []int16, voiced []int, f0 []float64) [3]float64 {
 	r := audio.Resample(s, listen.Rate, lpcRate)
 	x := make([]float64, len(r))
 	for i, v := range r {
@@ -201,7 +239,7 @@ func meanFormants(s []int16, voiced []int) [3]float64 {
 	}
 	var per [3][]float64
 	for _, f := range voiced {
-		fm, ok := frameFormants(x, int(math.Round(frameCentre(f)*lpcRate)))
+		fm, ok := frameFormants(x, int(math.Round(frameCentre(f)*lpcRate)), f0[f])
 		if !ok {
 			continue
 		}

@@ -64,6 +64,18 @@ func TestAnalyseFlite(t *testing.T) {
 	if r := shifted.F0Median / prints["awb"].F0Median; math.Abs(r-1.3348) > 0.05 {
 		t.Errorf("awb shifted by ×1.335 measures ×%.3f", r)
 	}
+	// Pitch and rate hold in white noise 20 dB below the speech (the embedding does not: samples
+	// with noise are what remove_background_noise is for).
+	for _, v := range []string{"slt", "awb"} {
+		noisy, err := Analyse(withNoise(say(t, fl, v, engine.Prosody{}, harvard(0, 6)), 20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logPrint(t, v+" +noise", noisy)
+		if math.Abs(noisy.F0Median/prints[v].F0Median-1) > 0.03 || math.Abs(noisy.Rate/prints[v].Rate-1) > 0.1 {
+			t.Errorf("%s in noise: F0 %.0f (clean %.0f), rate %.2f (clean %.2f)", v, noisy.F0Median, prints[v].F0Median, noisy.Rate, prints[v].Rate)
+		}
+	}
 	// The print is what the store keeps: it survives JSON.
 	b, _ := json.Marshal(prints["slt"])
 	var back Print
@@ -79,6 +91,10 @@ func TestAnalyseRejects(t *testing.T) {
 	for i := range noise {
 		noise[i] = int16(rng.NormFloat64() * 3000)
 	}
+	tone := make([]int16, 3*16000)
+	for i := range tone {
+		tone[i] = int16(8000 * math.Sin(2*math.Pi*200*float64(i)/16000))
+	}
 	fl := flite(t)
 	speech := say(t, fl, "slt", engine.Prosody{}, harvard(0, 1))
 	short := engine.PCM{Samples: speech.Samples[speech.SampleRate/2 : speech.SampleRate/2+speech.SampleRate/20], SampleRate: speech.SampleRate}
@@ -89,6 +105,7 @@ func TestAnalyseRejects(t *testing.T) {
 	}{
 		{"silence", engine.PCM{Samples: make([]int16, 5*16000), SampleRate: 16000}, CodeNoSpeech},
 		{"white noise", engine.PCM{Samples: noise, SampleRate: 16000}, CodeNoSpeech},
+		{"a steady 200 Hz tone", engine.PCM{Samples: tone, SampleRate: 16000}, CodeNoSpeech},
 		{"50 ms of speech", short, CodeTooLittleSpeech},
 		{"no samples", engine.PCM{}, CodeTooLittleSpeech},
 	} {
@@ -112,4 +129,31 @@ func logPrint(t testing.TB, name string, p *Print) {
 	t.Helper()
 	t.Logf("%-10s %5.1f s  F0 %4.0f Hz (p10 %4.0f, p90 %4.0f, %.1f st)  %.2f syl/s  F1-3 %4.0f %4.0f %4.0f Hz  tilt %5.1f dB/oct  centroid %4.0f Hz  %s",
 		name, p.SpeechSeconds, p.F0Median, p.F0P10, p.F0P90, p.F0Range, p.Rate, p.Formants[0], p.Formants[1], p.Formants[2], p.Tilt, p.Centroid, p.Gender)
+}
+
+// TestAnalyseLongRecording: a recording longer than a chunk is analysed in chunks and merged,
+// with the figures of a short one (here the same speech five times over, with pauses).
+func TestAnalyseLongRecording(t *testing.T) {
+	one := say(t, flite(t), "awb", engine.Prosody{}, harvard(0, 8))
+	short, err := Analyse(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := engine.PCM{SampleRate: one.SampleRate}
+	for range 5 {
+		long.Samples = append(long.Samples, one.Samples...)
+		long.Samples = append(long.Samples, make([]int16, 2*one.SampleRate)...)
+	}
+	p, err := Analyse(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPrint(t, "short", short)
+	logPrint(t, "long", p)
+	sim := Similarity(short.Embedding, p.Embedding)
+	t.Logf("%.0f s of audio: similarity to the short print %.3f", long.Seconds(), sim)
+	if math.Abs(p.SpeechSeconds/short.SpeechSeconds-5) > 0.25 || math.Abs(p.F0Median/short.F0Median-1) > 0.03 ||
+		math.Abs(p.Rate/short.Rate-1) > 0.1 || sim < 0.9 {
+		t.Errorf("long recording analysed as %+v", p)
+	}
 }

@@ -13,7 +13,7 @@ import (
 const (
 	embCeps      = 19
 	embCepScale  = 4.0  // MFCC means differ between voices by a few units
-	embSDScale   = 2.0  // and their spreads by one or two
+	embSDScale   = 4.0  // spreads by one or two, but noise moves them most: half weight
 	embPitchUnit = 0.25 // octaves: a quarter octave of median pitch weighs one unit…
 	embFmtUnit   = 0.15 // …as does 15 % (in octaves) of formant position
 	embPitchDims = 4    // the pitch counts like this many dimensions

@@ -3,6 +3,8 @@ package voiceprint
 import (
 	"bytes"
 	"context"
+	"math"
+	"math/rand/v2"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -58,3 +60,20 @@ func ffmpegFilter(t testing.TB, pcm engine.PCM, filter string) engine.PCM {
 }
 
 func harvard(from, to int) []string { return enginetest.HarvardSentences()[from:to] }
+
+func strconvFormat(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+// withNoise adds white noise snr dB below the audio's RMS level (a fixed seed).
+func withNoise(clean engine.PCM, snr float64) engine.PCM {
+	var e float64
+	for _, s := range clean.Samples {
+		e += float64(s) * float64(s)
+	}
+	sd := math.Sqrt(e/float64(len(clean.Samples))) * math.Pow(10, -snr/20)
+	rng := rand.New(rand.NewPCG(3, 4))
+	out := engine.PCM{SampleRate: clean.SampleRate, Samples: make([]int16, len(clean.Samples))}
+	for i, s := range clean.Samples {
+		out.Samples[i] = int16(max(-32768, min(32767, math.Round(float64(s)+rng.NormFloat64()*sd))))
+	}
+	return out
+}

@@ -11,19 +11,21 @@ import (
 // pre-emphasised and Hamming-windowed, an all-pole model of order 2 + kHz (12) is fitted by the
 // autocorrelation method, and the model's complex roots are its resonances: frequency from the
 // angle, bandwidth from the radius. Narrow resonances (< lpcMaxBandwidth) above lpcMinFormant are
-// formants, lowest first.
+// formants, lowest first — except a pole near the pitch itself (below lpcAboveF0 × F0), which
+// models the glottal source's first harmonic in high voices rather than the vocal tract.
 const (
 	lpcRate         = 10000
 	lpcOrder        = 12
 	lpcWin          = lpcRate / 40 // 25 ms
 	lpcPreEmphasis  = 0.97
-	lpcMinFormant   = 150.0
-	lpcMaxBandwidth = 500.0
+	lpcMinFormant   = 200.0
+	lpcMaxBandwidth = 300.0
+	lpcAboveF0      = 1.3
 )
 
 // frameFormants is the first three formants (Hz) of the lpcWin samples around centre in x
-// (lpcRate audio), ok false when the frame does not show three.
-func frameFormants(x []float64, centre int) (f [3]float64, ok bool) {
+// (lpcRate audio) of a frame with pitch f0, ok false when the frame does not show three.
+func frameFormants(x []float64, centre int, f0 float64) (f [3]float64, ok bool) {
 	from := centre - lpcWin/2
 	if from < 1 || from+lpcWin > len(x) {
 		return f, false
@@ -44,7 +46,7 @@ func frameFormants(x []float64, centre int) (f [3]float64, ok bool) {
 		}
 		hz := cmplx.Phase(r) * lpcRate / (2 * math.Pi)
 		bw := -math.Log(cmplx.Abs(r)) * lpcRate / math.Pi
-		if hz >= lpcMinFormant && hz < lpcRate/2-100 && bw < lpcMaxBandwidth {
+		if hz >= max(lpcMinFormant, lpcAboveF0*f0) && hz < lpcRate/2-100 && bw < lpcMaxBandwidth {
 			found = append(found, hz)
 		}
 	}

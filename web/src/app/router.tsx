@@ -21,6 +21,7 @@ import {
   TermsRoute,
   UsageRoute,
   SpeechToSpeechRoute,
+  VoiceDesignRoute,
   VoiceIsolatorRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
@@ -82,6 +83,7 @@ export const routes: RouteObject[] = [
                   { path: '/app/speech-to-text', element: <SpeechToTextRoute /> },
                   { path: '/app/speech-to-text/:transcriptId', element: <SpeechToTextRoute /> },
                   { path: '/app/voice-isolator', element: <VoiceIsolatorRoute /> },
+                  { path: '/app/voice-lab/design', element: <VoiceDesignRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },
                   { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },

@@ -14,6 +14,7 @@ import { PrivacyPage, TermsPage } from '@/features/legal';
 import { SharePage } from '@/features/share';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
+import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -77,4 +78,16 @@ export function SpeechToSpeechRoute() {
   const queryClient = useQueryClient();
   // A conversion is charged: the credits in the sidebar's usage meter change.
   return <SpeechToSpeechPage onConverted={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+
+export function VoiceDesignRoute() {
+  useDocumentTitle('Design a voice');
+  const queryClient = useQueryClient();
+  // Previews are charged (the usage meter changes); a saved voice joins the text to speech voice list.
+  return (
+    <VoiceDesignPage
+      onGenerated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })}
+      onSaved={() => void queryClient.invalidateQueries({ queryKey: ['tts', 'voices'] })}
+    />
+  );
 }

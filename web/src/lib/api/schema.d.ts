@@ -2196,6 +2196,107 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/text-to-voice/create-previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * [Deprecated] Generate A Voice Preview From Description
+         * @deprecated
+         * @description **Deprecated.** Use `POST /v1/text-to-voice/design` instead. Generate a custom voice based on voice description. This method returns a list of voice previews. Each preview has a generated_voice_id and a sample of the voice as base64 encoded mp3 audio. To create the voice use `POST /v1/text-to-voice` with the chosen `generated_voice_id`.
+         */
+        post: operations["text_to_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-voice/design": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Design A Voice.
+         * @description Design a voice via a prompt. This method returns a list of voice previews. Each preview has a generated_voice_id and a sample of the voice as base64 encoded mp3 audio. To create a voice use the generated_voice_id of the preferred preview with the /v1/text-to-voice endpoint.
+         */
+        post: operations["text_to_voice_design"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-voice/{voice_id}/remix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remix A Voice.
+         * @description Remix an existing voice via a prompt. This method returns a list of voice previews. Each preview has a generated_voice_id and a sample of the voice as base64 encoded mp3 audio. To create a voice use the generated_voice_id of the preferred preview with the /v1/text-to-voice endpoint.
+         */
+        post: operations["text_to_voice_remix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-voice/{generated_voice_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Text To Voice Preview Streaming
+         * @description Stream a voice preview that was created via the /v1/text-to-voice/design endpoint.
+         */
+        get: operations["text_to_voice_preview_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create A New Voice From Voice Preview
+         * @description Create a voice from previously generated voice preview. This endpoint should be called after you fetched a generated_voice_id using POST /v1/text-to-voice/design or POST /v1/text-to-voice/:voice_id/remix.
+         */
+        post: operations["create_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/capabilities": {
         parameters: {
             query?: never;
@@ -3121,6 +3222,8 @@ export interface components {
         };
         /** AdditionalFormats */
         AdditionalFormats: components["schemas"]["ExportOptions"][];
+        /** @enum {string} */
+        AllowedOutputFormats: "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
         /** AudioIsolationHistoryItemResponseModel */
         AudioIsolationHistoryItemResponseModel: {
             /** Id */
@@ -3270,6 +3373,42 @@ export interface components {
              * @description Optional preview image base64 for tracking this generation.
              */
             preview_b64?: string | null;
+        };
+        /** Body_Create_a_new_voice_from_voice_preview_v1_text_to_voice_post */
+        Body_Create_a_new_voice_from_voice_preview_v1_text_to_voice_post: {
+            /**
+             * Voice Name
+             * @description Name to use for the created voice.
+             * @example Sassy squeaky mouse
+             */
+            voice_name: string;
+            /**
+             * Voice Description
+             * @description Description to use for the created voice.
+             * @example A sassy squeaky mouse
+             */
+            voice_description: string;
+            /**
+             * Generated Voice Id
+             * @description The generated_voice_id to create; obtain it from POST /v1/text-to-voice/design, POST /v1/text-to-voice/:voice_id/remix, or the response headers when generating previews.
+             * @example 37HceQefKmEi3bGovXjL
+             */
+            generated_voice_id: string;
+            /**
+             * Labels
+             * @description Optional, metadata to add to the created voice. Defaults to None.
+             * @example {
+             *       "language": "en"
+             *     }
+             */
+            labels?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Played Not Selected Voice Ids
+             * @description List of voice ids that the user has played but not selected. Used for RLHF.
+             */
+            played_not_selected_voice_ids?: string[] | null;
         };
         /** Body_Create_forced_alignment_v1_forced_alignment_post */
         Body_Create_forced_alignment_v1_forced_alignment_post: {
@@ -7682,6 +7821,260 @@ export interface components {
              * @description The voice's preview URL, if applicable.
              */
             preview_url?: string | null;
+        };
+        /** VoiceDesignRequestModel */
+        VoiceDesignRequestModel: {
+            /**
+             * Voice Description
+             * @description Description to use for the created voice.
+             * @example A sassy squeaky mouse
+             */
+            voice_description: string;
+            /**
+             * Model Id
+             * @description Model to use for the voice generation. Possible values: eleven_multilingual_ttv_v2, eleven_ttv_v3.
+             * @default eleven_multilingual_ttv_v2
+             * @example eleven_multilingual_ttv_v2
+             * @enum {string}
+             */
+            model_id?: "eleven_multilingual_ttv_v2" | "eleven_ttv_v3";
+            /**
+             * Text
+             * @description Text to generate, text length has to be between 100 and 1000.
+             * @example Every act of kindness, no matter how small, carries value and can make a difference, as no gesture of goodwill is ever wasted.
+             */
+            text?: string | null;
+            /**
+             * Auto Generate Text
+             * @description Whether to automatically generate a text suitable for the voice description.
+             * @default false
+             */
+            auto_generate_text?: boolean;
+            /**
+             * Loudness
+             * @description Controls the volume level of the generated voice. -1 is quietest, 1 is loudest, 0 corresponds to roughly -24 LUFS.
+             * @default 0.5
+             * @example 0.5
+             */
+            loudness?: number;
+            /**
+             * Seed
+             * @description Random number that controls the voice generation. Same seed with same inputs produces same voice.
+             * @example 11
+             */
+            seed?: number | null;
+            /**
+             * Guidance Scale
+             * @description Controls how closely the AI follows the prompt. Lower numbers give the AI more freedom to be creative, while higher numbers force it to stick more to the prompt. High numbers can cause voice to sound artificial or robotic. We recommend to use longer, more detailed prompts at lower Guidance Scale.
+             * @default 5
+             * @example 5
+             */
+            guidance_scale?: number;
+            /**
+             * Stream Previews
+             * @description Determines whether the Text to Voice previews should be included in the response. If true, only the generated IDs will be returned which can then be streamed via the /v1/text-to-voice/:generated_voice_id/stream endpoint.
+             * @default false
+             * @example true
+             */
+            stream_previews?: boolean;
+            /**
+             * Should Enhance
+             * @description Whether to enhance the voice description using AI to add more detail and improve voice generation quality. When enabled, the system will automatically expand simple prompts into more detailed voice descriptions. Defaults to False
+             * @default false
+             * @example true
+             */
+            should_enhance?: boolean;
+            /**
+             * Remixing Session Id
+             * @description The remixing session id.
+             * @example 123
+             */
+            remixing_session_id?: string | null;
+            /**
+             * Remixing Session Iteration Id
+             * @description The id of the remixing session iteration where these generations should be attached to. If not provided, a new iteration will be created.
+             * @example 123
+             */
+            remixing_session_iteration_id?: string | null;
+            /**
+             * Quality
+             * @description Higher quality results in better voice output but less variety.
+             * @example 0.9
+             */
+            quality?: number | null;
+            /**
+             * Reference Audio Base64
+             * @description Reference audio to use for the voice generation. The audio should be base64 encoded. Only supported when using the  eleven_ttv_v3 model.
+             */
+            reference_audio_base64?: string | null;
+            /**
+             * Prompt Strength
+             * @description Controls the balance of prompt versus reference audio when generating voice samples. 0 means almost no prompt influence, 1 means almost no reference audio influence. Only supported when using the eleven_ttv_v3 model.
+             * @example 0.25
+             */
+            prompt_strength?: number | null;
+        };
+        /** VoicePreviewResponseModel */
+        VoicePreviewResponseModel: {
+            /**
+             * Audio Base 64
+             * @description The base64 encoded audio of the preview.
+             */
+            audio_base_64: string;
+            /**
+             * Generated Voice Id
+             * @description The ID of the generated voice. Use it to create a voice from the preview.
+             */
+            generated_voice_id: string;
+            /**
+             * Media Type
+             * @description The media type of the preview.
+             */
+            media_type: string;
+            /**
+             * Duration Secs
+             * @description The duration of the preview in seconds.
+             */
+            duration_secs: number;
+            /**
+             * Language
+             * @description The language of the preview.
+             */
+            language: string | null;
+        };
+        /** VoicePreviewsRequestModel */
+        VoicePreviewsRequestModel: {
+            /**
+             * Voice Description
+             * @description Description to use for the created voice.
+             * @example A sassy squeaky mouse
+             */
+            voice_description: string;
+            /**
+             * Text
+             * @description Text to generate, text length has to be between 100 and 1000.
+             * @example Every act of kindness, no matter how small, carries value and can make a difference, as no gesture of goodwill is ever wasted.
+             */
+            text?: string | null;
+            /**
+             * Auto Generate Text
+             * @description Whether to automatically generate a text suitable for the voice description.
+             * @default false
+             */
+            auto_generate_text?: boolean;
+            /**
+             * Loudness
+             * @description Controls the volume level of the generated voice. -1 is quietest, 1 is loudest, 0 corresponds to roughly -24 LUFS.
+             * @default 0.5
+             * @example 0.5
+             */
+            loudness?: number;
+            /**
+             * Quality
+             * @description Higher quality results in better voice output but less variety.
+             * @default 0.9
+             * @example 0.9
+             */
+            quality?: number;
+            /**
+             * Seed
+             * @description Random number that controls the voice generation. Same seed with same inputs produces same voice.
+             * @example 11
+             */
+            seed?: number | null;
+            /**
+             * Guidance Scale
+             * @description Controls how closely the AI follows the prompt. Lower numbers give the AI more freedom to be creative, while higher numbers force it to stick more to the prompt. High numbers can cause voice to sound artificial or robotic. We recommend to use longer, more detailed prompts at lower Guidance Scale.
+             * @default 5
+             * @example 5
+             */
+            guidance_scale?: number;
+            /**
+             * Should Enhance
+             * @description Whether to enhance the voice description using AI to add more detail and improve voice generation quality. When enabled, the system will automatically expand simple prompts into more detailed voice descriptions. Defaults to False
+             * @default false
+             * @example true
+             */
+            should_enhance?: boolean;
+        };
+        /** VoicePreviewsResponseModel */
+        VoicePreviewsResponseModel: {
+            /**
+             * Previews
+             * @description The previews of the generated voices.
+             */
+            previews: components["schemas"]["VoicePreviewResponseModel"][];
+            /**
+             * Text
+             * @description The text used to preview the voices.
+             */
+            text: string;
+        };
+        /** VoiceRemixRequestModel */
+        VoiceRemixRequestModel: {
+            /**
+             * Voice Description
+             * @description Description of the changes to make to the voice.
+             * @example Make the voice have a higher pitch.
+             */
+            voice_description: string;
+            /**
+             * Text
+             * @description Text to generate, text length has to be between 100 and 1000.
+             * @example Every act of kindness, no matter how small, carries value and can make a difference, as no gesture of goodwill is ever wasted.
+             */
+            text?: string | null;
+            /**
+             * Auto Generate Text
+             * @description Whether to automatically generate a text suitable for the voice description.
+             * @default false
+             */
+            auto_generate_text?: boolean;
+            /**
+             * Loudness
+             * @description Controls the volume level of the generated voice. -1 is quietest, 1 is loudest, 0 corresponds to roughly -24 LUFS.
+             * @default 0.5
+             * @example 0.5
+             */
+            loudness?: number;
+            /**
+             * Seed
+             * @description Random number that controls the voice generation. Same seed with same inputs produces same voice.
+             * @example 11
+             */
+            seed?: number | null;
+            /**
+             * Guidance Scale
+             * @description Controls how closely the AI follows the prompt. Lower numbers give the AI more freedom to be creative, while higher numbers force it to stick more to the prompt. High numbers can cause voice to sound artificial or robotic. We recommend to use longer, more detailed prompts at lower Guidance Scale.
+             * @default 2
+             * @example 5
+             */
+            guidance_scale?: number;
+            /**
+             * Stream Previews
+             * @description Determines whether the Text to Voice previews should be included in the response. If true, only the generated IDs will be returned which can then be streamed via the /v1/text-to-voice/:generated_voice_id/stream endpoint.
+             * @default false
+             * @example true
+             */
+            stream_previews?: boolean;
+            /**
+             * Remixing Session Id
+             * @description The remixing session id.
+             * @example 123
+             */
+            remixing_session_id?: string | null;
+            /**
+             * Remixing Session Iteration Id
+             * @description The id of the remixing session iteration where these generations should be attached to. If not provided, a new iteration will be created.
+             * @example 123
+             */
+            remixing_session_iteration_id?: string | null;
+            /**
+             * Prompt Strength
+             * @description Controls the balance of prompt versus reference audio when generating voice samples. 0 means almost no prompt influence, 1 means almost no reference audio influence. Only supported when using the eleven_ttv_v3 model.
+             * @example 0.25
+             */
+            prompt_strength?: number | null;
         };
         /**
          * VoiceResponseModel
@@ -13594,6 +13987,187 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_voice: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: components["schemas"]["AllowedOutputFormats"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoicePreviewsRequestModel"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicePreviewsResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_voice_design: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: components["schemas"]["AllowedOutputFormats"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoiceDesignRequestModel"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicePreviewsResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_voice_remix: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: components["schemas"]["AllowedOutputFormats"];
+            };
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VoiceRemixRequestModel"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoicePreviewsResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_voice_preview_stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The generated_voice_id to stream. */
+                generated_voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Streaming audio data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    create_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Create_a_new_voice_from_voice_preview_v1_text_to_voice_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

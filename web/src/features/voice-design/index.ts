@@ -1,0 +1,1 @@
+export { VoiceDesignPage } from './components/VoiceDesignPage';
