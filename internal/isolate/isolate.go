@@ -215,17 +215,24 @@ func title(fileName string) string {
 // decode turns the upload into mono PCM at its own rate (at most 48 kHz, RNNoise's rate), or a
 // 422 naming the audio field.
 func decode(ctx context.Context, r *Request) (engine.PCM, error) {
+	return Decode(ctx, r.Audio, r.RawPCM)
+}
+
+// Decode turns an uploaded recording (raw: 16 kHz s16le mono, file_format pcm_s16le_16) into
+// mono PCM at its own rate (at most 48 kHz) between MinSeconds and MaxSeconds long, or a 422
+// naming the audio field. Speech to speech takes its uploads the same way.
+func Decode(ctx context.Context, data []byte, raw bool) (engine.PCM, error) {
 	var pcm engine.PCM
 	switch {
-	case len(r.Audio) == 0:
+	case len(data) == 0:
 		return pcm, errAudio("The audio file is empty.")
-	case r.RawPCM:
-		if len(r.Audio)%2 != 0 {
+	case raw:
+		if len(data)%2 != 0 {
 			return pcm, errAudio("With file_format pcm_s16le_16 the audio must be 16-bit samples (an even number of bytes).")
 		}
-		pcm = engine.PCM{Samples: audio.PCMSamples(r.Audio), SampleRate: 16000}
+		pcm = engine.PCM{Samples: audio.PCMSamples(data), SampleRate: 16000}
 	default:
-		samples, rate, err := audio.Decode(ctx, r.Audio)
+		samples, rate, err := audio.Decode(ctx, data)
 		if err != nil {
 			if ctx.Err() != nil {
 				return pcm, ctx.Err()

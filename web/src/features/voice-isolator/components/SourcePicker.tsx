@@ -3,8 +3,8 @@ import { Button } from '@/components/Button';
 import { MicIcon } from '@/components/icons';
 import { DropZone } from '@/components/upload/DropZone';
 import { formatTime } from '@/lib/format';
-import { ACCEPTED_FILES, canRecord } from '../api/model';
-import { useRecorder } from '../hooks/useRecorder';
+import { useRecorder } from '@/lib/useRecorder';
+import { ACCEPTED_FILES, canRecord, MAX_RECORDING_SECONDS } from '../api/model';
 
 /** The recording's running time, refreshed a few times a second. */
 function Elapsed({ since }: { since: number }) {
@@ -26,7 +26,7 @@ function Elapsed({ since }: { since: number }) {
  */
 export function SourcePicker({ busy, onFile }: { busy: boolean; onFile: (file: File) => void }) {
   const [recordable] = useState(canRecord);
-  const recorder = useRecorder(onFile);
+  const recorder = useRecorder(onFile, MAX_RECORDING_SECONDS);
   const recording = recorder.state.kind === 'recording' || recorder.state.kind === 'starting';
   const disabled = busy || recording;
 

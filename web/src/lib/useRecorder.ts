@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MAX_RECORDING_SECONDS, microphoneError, recordingFileName, recordingMimeType } from '../api/model';
+import { microphoneError, recordingFileName, recordingMimeType } from './recorder';
 
 export type RecorderState =
   | { kind: 'idle' }
@@ -20,7 +20,7 @@ interface Session {
  * to onRecorded; cancel() throws it away. The browser's own noise suppression and echo
  * cancellation are turned off: the point is to hear what the isolator removes.
  */
-export function useRecorder(onRecorded: (file: File) => void) {
+export function useRecorder(onRecorded: (file: File) => void, maxSeconds = 60 * 60) {
   const [state, setState] = useState<RecorderState>({ kind: 'idle' });
   const session = useRef<Session | null>(null);
   // Set by cancel() (or leaving the page) while the microphone is still being opened.
@@ -86,10 +86,10 @@ export function useRecorder(onRecorded: (file: File) => void) {
     // The server takes at most an hour; the recording stops there by itself.
     s.timer = setTimeout(() => {
       if (recorder.state !== 'inactive') recorder.stop();
-    }, MAX_RECORDING_SECONDS * 1000);
+    }, maxSeconds * 1000);
     recorder.start(1000);
     setState({ kind: 'recording', since: Date.now() });
-  }, [release]);
+  }, [release, maxSeconds]);
 
   const stop = useCallback(() => {
     const s = session.current;
