@@ -76,8 +76,9 @@ func TestApplyKeepsDuration(t *testing.T) {
 // TestConvertedWordsHeard: Harvard sentences said by a male voice are converted to a female
 // voice and the other way round, by the shift Plan makes of their measured prints. The converted
 // speech's median F0 is within 15 % of the target voice's; the recogniser's word error rate on it
-// is at most 25 points worse than on the recordings themselves; the conversion runs at least 5×
-// faster than real time.
+// is at most 25 points worse than on the recordings themselves. The speed is logged here and
+// measured by BenchmarkConvert (scripts/bench.sh sts asserts ≥ 5× real time): a timed test would
+// fail on a busy machine.
 func TestConvertedWordsHeard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("recogniser test")
@@ -130,9 +131,6 @@ func TestConvertedWordsHeard(t *testing.T) {
 		}
 		if w1-w0 > 25 {
 			t.Errorf("%s → %s: WER rose by %.1f points, more than 25", c.from, c.to, w1-w0)
-		}
-		if speed < 5 {
-			t.Errorf("%s → %s: conversion ran at %.1f× real time, under 5×", c.from, c.to, speed)
 		}
 	}
 }
