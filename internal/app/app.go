@@ -61,6 +61,9 @@ type Options struct {
 	// SSO, when set, adjusts the SSO service once it is built (the end-to-end tests let it
 	// reach an OIDC provider on loopback: Guard and AllowInsecureIdP).
 	SSO func(*sso.Service)
+	// Cloner overrides the voice cloner of instant cloning (default: the embedded voiceprint
+	// cloner).
+	Cloner voice.Cloner
 }
 
 // App is a running Timbre.
@@ -162,7 +165,12 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		return nil, fmt.Errorf("webhooks: %w", err)
 	}
 	acct := &account.Service{DB: a.DB, TrustGeoHeaders: cfg.TrustGeoHeaders}
-	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL}
+	a.Voices = &voice.Service{DB: a.DB, Engines: a.Engines, PublicURL: cfg.PublicURL, Blob: a.Blob, Cloner: o.Cloner}
+	if fl, ok := a.Engines["flite"]; ok && o.Cloner == nil {
+		// The embedded parametric cloner: flite base voices fitted by measurement. It calibrates
+		// the base voices on the first clone (seconds, once per process).
+		a.Voices.Cloner = voiceprint.NewCloner(fl)
+	}
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}
@@ -187,6 +195,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.STS = &sts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Isolator: rnnoise,
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
+	a.Voices.Isolator = rnnoise // clone samples' remove_background_noise
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 

@@ -36,6 +36,7 @@ type alphaFx struct {
 	adminSessionID            string // public id
 	editorSession, editorCSRF string
 	historyID, voiceID        string
+	sampleID                  string // a sample of A's voice
 	transcriptID              string
 	isolationID               string
 	previewID                 string // a voice design preview of A's
@@ -80,6 +81,7 @@ func (a *alphaFx) pathValues() map[string]string {
 	return map[string]string{
 		"history_item_id":         a.historyID,
 		"voice_id":                a.voiceID,
+		"sample_id":               a.sampleID,
 		"group_id":                a.groupID,
 		"webhook_id":              a.webhookID,
 		"provider_id":             a.providerID,
@@ -207,6 +209,9 @@ func setupAlpha(e *env) *alphaFx {
 	rawExec(t, db, `INSERT INTO voices (id, workspace_id, name, category, description, labels, engine, engine_voice, language, prosody, created_at_unix)
 		SELECT ?, ?, ?, 'cloned', '', labels, engine, engine_voice, language, prosody, created_at_unix FROM voices WHERE id = ?`,
 		a.voiceID, a.ws, a.voiceName, sarah)
+	a.sampleID = "alphaSampleQ7" + store.RandomString(8)
+	rawExec(t, db, `INSERT INTO voice_samples (sample_id, voice_id, workspace_id, file_name, mime_type, size_bytes, hash, duration_secs, blob_key, voiceprint, created_at_unix)
+		VALUES (?, ?, ?, 'alpha.wav', 'audio/wav', 4, 'ab', 1.5, ?, '{}', ?)`, a.sampleID, a.voiceID, a.ws, "voice-samples/"+a.ws+"/"+a.sampleID, now.Unix())
 
 	key := a.adminKey
 	mustOK(t, e.do("POST", "/v1/voices/"+a.voiceID+"/settings/edit", key, map[string]any{"stability": 0.31, "similarity_boost": 0.62}))

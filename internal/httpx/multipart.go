@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -24,6 +25,16 @@ type Form struct {
 	// File is nil when no file part came, empty when an empty file came.
 	File     []byte
 	FileName string
+	// Files are every file part, in order (ReadFormFiles only).
+	Files []FormFile
+}
+
+// FormFile is one file part of a multipart form.
+type FormFile struct {
+	Field       string
+	Name        string
+	ContentType string
+	Data        []byte
 }
 
 // Value is the first value of a text field ("" when absent).
@@ -42,6 +53,17 @@ func (f *Form) Values(name string) []string { return f.Fields[name] }
 // MaxFormFieldBytes), so that an oversize upload is refused as it arrives rather than after it
 // was stored.
 func ReadForm(r *http.Request, limit int64, fileFields ...string) (*Form, error) {
+	return readForm(r, limit, limit, false, fileFields)
+}
+
+// ReadFormFiles is ReadForm for forms with several files (repeated parts of the fileFields):
+// each file at most perFile bytes, all of them at most total bytes (413 beyond either).
+func ReadFormFiles(r *http.Request, perFile, total int64, fileFields ...string) (*Form, error) {
+	return readForm(r, perFile, total, true, fileFields)
+}
+
+func readForm(r *http.Request, limit, total int64, multi bool, fileFields []string) (*Form, error) {
+	budget := total
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil, ErrNotMultipart
@@ -57,6 +79,25 @@ func ReadForm(r *http.Request, limit int64, fileFields ...string) (*Form, error)
 			return nil, formError(err)
 		}
 		name := p.FormName()
+		if slices.Contains(fileFields, name) && multi {
+			data, err := io.ReadAll(io.LimitReader(p, min(limit, total)+1))
+			if err != nil {
+				return nil, formError(err)
+			}
+			// Several files are the items of one field (named by the first of fileFields): a file
+			// over its limit is a 422 naming that field.
+			var v errs.Validator
+			if int64(len(data)) > limit {
+				v.Add("body", fileFields[0], "value_error", fmt.Sprintf("The file %q is larger than %d MB.", p.FileName(), limit>>20))
+				return nil, v.Err()
+			}
+			if total -= int64(len(data)); total < 0 {
+				v.Add("body", fileFields[0], "value_error", fmt.Sprintf("The files together are larger than the %d MB accepted.", budget>>20))
+				return nil, v.Err()
+			}
+			f.Files = append(f.Files, FormFile{Field: name, Name: p.FileName(), ContentType: p.Header.Get("Content-Type"), Data: data})
+			continue
+		}
 		if slices.Contains(fileFields, name) {
 			if f.File != nil {
 				var v errs.Validator

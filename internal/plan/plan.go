@@ -99,3 +99,11 @@ const STSCreditsPerMinute = 1000
 func STSCredits(seconds float64) int64 {
 	return max(1, int64(math.Ceil(math.Ceil(seconds)*STSCreditsPerMinute/60)))
 }
+
+// VoiceSlotCategories are the workspace voice categories that take one of the plan's voice
+// slots (VoiceLimit): instant clones and designed voices.
+var VoiceSlotCategories = []string{"cloned", "generated"}
+
+// CanCloneInstantly says whether a plan includes instant voice cloning (every paid plan, as
+// ElevenLabs: the free plan has none).
+func CanCloneInstantly(t Tier) bool { return t.Paying || t.ID == "enterprise" }

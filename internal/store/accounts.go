@@ -31,6 +31,8 @@ type Workspace struct {
 	NextResetUnix   int64
 	CreatedAt       int64
 	BillingPeriod   string // monthly_period or annual_period
+	// VoiceAddEditCount counts voice adds and edits in the current period (reset with CharacterCount).
+	VoiceAddEditCount int
 }
 
 // DefaultWorkspaceSuffix follows the owner's email (or, after the survey, first name) in the
@@ -87,14 +89,14 @@ func (db *DB) SetEmailVerified(ctx context.Context, userID string) error {
 	return db.InTx(ctx, func(tx *Tx) error { return tx.SetEmailVerified(ctx, userID) })
 }
 
-const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix, billing_period`
+const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix, billing_period, voice_add_edit_count`
 
 // Workspace loads a workspace, rolling its character period forward when it has ended.
 func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspace, error) {
 	read := func() (*Workspace, error) {
 		w := &Workspace{}
 		err := db.queryRow(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id).Scan(
-			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt, &w.BillingPeriod)
+			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt, &w.BillingPeriod, &w.VoiceAddEditCount)
 		return w, notFound(err)
 	}
 	w, err := read()
@@ -108,7 +110,7 @@ func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspa
 	return read()
 }
 
-// rollPeriod starts a new monthly character period (count back to zero) once the old one ended.
+// rollPeriod starts a new monthly character period (counts back to zero) once the old one ended.
 func (tx *Tx) rollPeriod(ctx context.Context, workspaceID string, now time.Time) error {
 	var next int64
 	err := tx.queryRow(ctx, `SELECT next_reset_unix FROM workspaces WHERE id = ?`, workspaceID).Scan(&next)
@@ -122,7 +124,7 @@ func (tx *Tx) rollPeriod(ctx context.Context, workspaceID string, now time.Time)
 	for !start.AddDate(0, 1, 0).After(now) {
 		start = start.AddDate(0, 1, 0)
 	}
-	_, err = tx.exec(ctx, `UPDATE workspaces SET character_count = 0, period_start_unix = ?, next_reset_unix = ? WHERE id = ? AND next_reset_unix = ?`,
+	_, err = tx.exec(ctx, `UPDATE workspaces SET character_count = 0, voice_add_edit_count = 0, period_start_unix = ?, next_reset_unix = ? WHERE id = ? AND next_reset_unix = ?`,
 		start.Unix(), start.AddDate(0, 1, 0).Unix(), workspaceID, next)
 	return err
 }

@@ -217,6 +217,13 @@ func (tx *Tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	return tx.tx.QueryRowContext(ctx, tx.db.rebind(q), args...)
 }
 
+func (tx *Tx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := tx.stmt(q); st != nil {
+		return tx.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return tx.tx.QueryContext(ctx, tx.db.rebind(q), args...)
+}
+
 // stmt returns the cached statement for q, if there is one. It cannot prepare one: that takes
 // the write connection, which this transaction holds. InTx prepares what was missing afterwards.
 func (tx *Tx) stmt(q string) *sql.Stmt {

@@ -14,6 +14,7 @@ type Store interface {
 	Role(ctx context.Context, workspaceID, userID string) (string, error)
 	UserByID(ctx context.Context, id string) (*store.User, error)
 	Workspace(ctx context.Context, id string, now time.Time) (*store.Workspace, error)
+	CountWorkspaceVoices(ctx context.Context, workspaceID string, categories ...string) (int, error)
 }
 
 var _ Store = (*store.DB)(nil)

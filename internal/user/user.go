@@ -74,8 +74,9 @@ type overage struct {
 	Currency string `json:"currency"`
 }
 
-// Subscription renders a workspace's subscription for the API.
-func Subscription(ws *store.Workspace) SubscriptionResponse {
+// Subscription renders a workspace's subscription for the API; slotsUsed is how many of its
+// voices take a voice slot (plan.VoiceSlotCategories).
+func Subscription(ws *store.Workspace, slotsUsed int) SubscriptionResponse {
 	t := plan.Get(ws.Tier)
 	status := "active"
 	if !t.Paying && t.ID == "free" {
@@ -88,8 +89,10 @@ func Subscription(ws *store.Workspace) SubscriptionResponse {
 		NextCharacterCountResetUnix:    ws.NextResetUnix,
 		VoiceLimit:                     t.VoiceLimit,
 		MaxVoiceAddEdits:               plan.MaxVoiceAddEdits(t),
+		VoiceSlotsUsed:                 slotsUsed,
+		VoiceAddEditCounter:            ws.VoiceAddEditCount,
 		ProfessionalVoiceLimit:         t.ProVoiceLimit,
-		CanUseInstantVoiceCloning:      t.Paying,
+		CanUseInstantVoiceCloning:      plan.CanCloneInstantly(t),
 		CanUseProfessionalVoiceCloning: plan.AtLeast(t.ID, "creator"),
 		Currency:                       "usd",
 		CurrentOverage:                 overage{Amount: "0", Currency: "usd"},
@@ -145,6 +148,10 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	slots, err := h.DB.CountWorkspaceVoices(r.Context(), ws.ID, plan.VoiceSlotCategories...)
+	if err != nil {
+		return err
+	}
 	seat := "workspace_member"
 	if role, err := h.DB.Role(r.Context(), c.WorkspaceID, c.UserID); err == nil && role == "admin" {
 		seat = "workspace_admin"
@@ -152,7 +159,7 @@ func (h *Handlers) user(w http.ResponseWriter, r *http.Request) error {
 	out := userResponse{
 		UserID:                         u.ID,
 		WorkspaceID:                    ws.ID,
-		Subscription:                   Subscription(ws),
+		Subscription:                   Subscription(ws, slots),
 		IsNewUser:                      h.now().Unix()-u.CreatedAt < 7*24*3600,
 		IsOnboardingCompleted:          extras.IsOnboardingCompleted,
 		IsOnboardingChecklistCompleted: extras.IsOnboardingChecklistCompleted,
@@ -176,6 +183,10 @@ func (h *Handlers) subscription(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, Subscription(ws))
+	slots, err := h.DB.CountWorkspaceVoices(r.Context(), ws.ID, plan.VoiceSlotCategories...)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, Subscription(ws, slots))
 	return nil
 }

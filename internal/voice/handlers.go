@@ -28,19 +28,21 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("GET /v1/voices/{voice_id}/settings", h.getSettings, httpx.Perm("voices_read"))
 	rt.Authed("POST /v1/voices/{voice_id}/settings/edit", h.editSettings, httpx.Perm("voices_write"))
 	rt.Public("GET /v1/voices/settings/default", h.defaultSettings)
+	h.cloneRoutes(rt)
 }
 
-// Voice is the API's Voice object. Timbre has no samples, voice sharing, safety controls or
-// per-resource permissions on voices: those fields are always null.
+// Voice is the API's Voice object. Cloned voices list their samples (premade ones have none:
+// null). Timbre has no voice sharing, safety controls or per-resource permissions on voices:
+// those fields are always null.
 type Voice struct {
 	VoiceID                 string             `json:"voice_id"`
 	Name                    string             `json:"name"`
-	Samples                 json.RawMessage    `json:"samples"`
+	Samples                 []Sample           `json:"samples"`
 	Category                string             `json:"category"`
 	FineTuning              FineTuning         `json:"fine_tuning"`
 	Labels                  map[string]string  `json:"labels"`
 	Description             string             `json:"description"`
-	PreviewURL              string             `json:"preview_url"`
+	PreviewURL              *string            `json:"preview_url"` // null for workspace voices (previews are public)
 	AvailableForTiers       []string           `json:"available_for_tiers"`
 	Settings                *Resolved          `json:"settings"`
 	Sharing                 json.RawMessage    `json:"sharing"`
@@ -80,14 +82,22 @@ type VerifiedLanguage struct {
 	ModelID    string  `json:"model_id"`
 	Accent     string  `json:"accent"`
 	Locale     *string `json:"locale"`
-	PreviewURL string  `json:"preview_url"`
+	PreviewURL *string `json:"preview_url"`
 }
 
-// JSON renders a voice as the API's Voice object.
-func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice {
+// JSON renders a voice without samples (a voice made without recordings) as the API's Voice object.
+func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice { return h.WithSamples(v, settings, nil) }
+
+// WithSamples renders a voice as the API's Voice object with its samples.
+func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []store.VoiceSample) Voice {
 	labels := map[string]string{}
 	_ = json.Unmarshal([]byte(v.Labels), &labels)
-	preview := h.Svc.PreviewURL(v)
+	// The public preview route serves premade voices only: a workspace's voice has none to link.
+	var preview *string
+	if v.WorkspaceID == "" {
+		u := h.Svc.PreviewURL(v)
+		preview = &u
+	}
 	verified := []VerifiedLanguage{}
 	if h.ModelsFor != nil {
 		for _, m := range h.ModelsFor(v.Language) {
@@ -97,6 +107,7 @@ func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice {
 	return Voice{
 		VoiceID:                 v.ID,
 		Name:                    v.Name,
+		Samples:                 samplesJSON(samples),
 		Category:                v.Category,
 		FineTuning:              FineTuning{State: map[string]string{}, VerificationFailures: []string{}},
 		Labels:                  labels,
@@ -131,9 +142,13 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	samples, err := h.samplesOf(r, c, voices)
+	if err != nil {
+		return err
+	}
 	out := make([]Voice, 0, len(voices))
 	for i := range voices {
-		out = append(out, h.JSON(&voices[i], nil))
+		out = append(out, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
 	}
 	httpx.WriteJSON(w, http.StatusOK, VoiceList{Voices: out})
 	return nil
@@ -185,9 +200,13 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	samples, err := h.samplesOf(r, c, voices)
+	if err != nil {
+		return err
+	}
 	page := VoicePage{Voices: make([]Voice, 0, len(voices)), HasMore: offset+len(voices) < total, TotalCount: total}
 	for i := range voices {
-		page.Voices = append(page.Voices, h.JSON(&voices[i], nil))
+		page.Voices = append(page.Voices, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
 	}
 	if page.HasMore {
 		next := strconv.Itoa(offset + len(voices))
@@ -207,7 +226,11 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.JSON(v, &s))
+	samples, err := h.Svc.Samples(r.Context(), c.WorkspaceID, v)
+	if err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, h.WithSamples(v, &s, samples))
 	return nil
 }
 
@@ -255,21 +278,20 @@ func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// checkVoiceEditor lets a workspace's own voice be changed only by workspace admins and members it
-// is shared with as editor or admin (premade voices' settings are each workspace's own).
+// checkVoiceEditor: see Service.CheckEditor.
 func (h *Handlers) checkVoiceEditor(r *http.Request, c *access.Caller, v *store.Voice) error {
-	if v.WorkspaceID == "" || c.Role == access.RoleAdmin {
-		return nil
+	return h.Svc.CheckEditor(r.Context(), c, v)
+}
+
+// samplesOf loads the samples of the workspace voices of a list in one query.
+func (h *Handlers) samplesOf(r *http.Request, c *access.Caller, voices []store.Voice) (map[string][]store.VoiceSample, error) {
+	var ids []string
+	for _, v := range voices {
+		if v.WorkspaceID != "" && v.Category == cloneCategory {
+			ids = append(ids, v.ID)
+		}
 	}
-	role, err := h.Svc.DB.SharedRole(r.Context(), c.WorkspaceID, store.ResourceVoice, v.ID, c.UserID)
-	if err != nil {
-		return err
-	}
-	if store.ResourceRoleRank(role) < store.ResourceRoleRank("editor") {
-		return errs.Errorf(errs.Forbidden, "insufficient_resource_role",
-			"Voice '%s' can be changed only by workspace admins and members it is shared with as editor or admin.", v.ID)
-	}
-	return nil
+	return h.Svc.DB.VoiceSamplesOf(r.Context(), c.WorkspaceID, ids)
 }
 
 func (h *Handlers) defaultSettings(w http.ResponseWriter, r *http.Request) error {

@@ -2,6 +2,7 @@ package voice
 
 import (
 	"context"
+	"time"
 
 	"timbre/internal/store"
 )
@@ -16,6 +17,12 @@ type Store interface {
 	UpsertPremadeVoice(ctx context.Context, v store.Voice) error
 	Voice(ctx context.Context, workspaceID, id string) (*store.Voice, error)
 	VoiceSettings(ctx context.Context, workspaceID, voiceID string) (string, error)
+	// Cloned voices: their samples, the plan's counters, and the transactions that change them.
+	InTx(ctx context.Context, fn func(tx *store.Tx) error) error
+	Workspace(ctx context.Context, id string, now time.Time) (*store.Workspace, error)
+	VoiceSamples(ctx context.Context, workspaceID, voiceID string) ([]store.VoiceSample, error)
+	VoiceSamplesOf(ctx context.Context, workspaceID string, voiceIDs []string) (map[string][]store.VoiceSample, error)
+	VoiceSample(ctx context.Context, workspaceID, voiceID, sampleID string) (*store.VoiceSample, error)
 }
 
 var _ Store = (*store.DB)(nil)

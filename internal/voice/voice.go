@@ -24,6 +24,12 @@ type Service struct {
 	PublicURL string
 	// PreviewModels are the model ids listed in verified_languages.
 	PreviewModels []string
+	// Cloner makes cloned voices (nil: cloning answers 503); Blob keeps their samples' audio;
+	// Isolator (RNNoise) removes background noise from samples when asked.
+	Cloner   Cloner
+	Blob     Blobs
+	Isolator engine.Isolator
+	Now      func() time.Time
 }
 
 // ErrVoiceNotFound is the API's voice_not_found error.

@@ -19,8 +19,8 @@ import {
   BotIcon,
   GroupIcon,
   IsolatorIcon,
-  ListIcon,
   MicIcon,
+  ListIcon,
   LockIcon,
   UsersIcon,
   WebhookIcon,
@@ -64,6 +64,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
       { to: '/app/ai-classifier', label: 'AI Speech Classifier', icon: <SearchIcon size={16} /> },
       { to: '/app/speech-to-text', label: 'Speech to Text', icon: <TranscriptIcon size={16} /> },
       { to: '/app/voice-isolator', label: 'Voice Isolator', icon: <IsolatorIcon size={16} /> },
+      { to: '/app/voice-lab', label: 'Voice Lab', icon: <MicIcon size={16} /> },
     ],
   },
   {

@@ -23,6 +23,8 @@ import {
   SpeechToSpeechRoute,
   VoiceDesignRoute,
   VoiceIsolatorRoute,
+  VoiceLabRoute,
+  VoiceRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
 import { SpeechToTextRoute } from './routes/SpeechToTextRoute';
@@ -83,6 +85,8 @@ export const routes: RouteObject[] = [
                   { path: '/app/speech-to-text', element: <SpeechToTextRoute /> },
                   { path: '/app/speech-to-text/:transcriptId', element: <SpeechToTextRoute /> },
                   { path: '/app/voice-isolator', element: <VoiceIsolatorRoute /> },
+                  { path: '/app/voice-lab', element: <VoiceLabRoute /> },
+                  { path: '/app/voice-lab/:voiceId', element: <VoiceRoute /> },
                   { path: '/app/voice-lab/design', element: <VoiceDesignRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },

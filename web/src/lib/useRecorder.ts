@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { microphoneError, recordingFileName, recordingMimeType } from './recorder';
+import { microphoneError, recordingFileName, recordingMimeType } from './recording';
 
 export type RecorderState =
   | { kind: 'idle' }
@@ -17,10 +17,11 @@ interface Session {
 
 /**
  * Records from the microphone with MediaRecorder. stop() ends the recording and hands the file
- * to onRecorded; cancel() throws it away. The browser's own noise suppression and echo
- * cancellation are turned off: the point is to hear what the isolator removes.
+ * to onRecorded; cancel() throws it away; it stops by itself after maxSeconds. The browser's own
+ * noise suppression and echo cancellation are turned off: the voice isolator wants to hear what it
+ * removes, and a voice clone the speaker's own sound.
  */
-export function useRecorder(onRecorded: (file: File) => void, maxSeconds = 60 * 60) {
+export function useRecorder(onRecorded: (file: File) => void, maxSeconds: number) {
   const [state, setState] = useState<RecorderState>({ kind: 'idle' });
   const session = useRef<Session | null>(null);
   // Set by cancel() (or leaving the page) while the microphone is still being opened.
@@ -83,7 +84,7 @@ export function useRecorder(onRecorded: (file: File) => void, maxSeconds = 60 * 
       release(s);
       setState({ kind: 'failed', message: 'The recording stopped because of an error in the browser.' });
     };
-    // The server takes at most an hour; the recording stops there by itself.
+    // The server's limit: the recording stops there by itself.
     s.timer = setTimeout(() => {
       if (recorder.state !== 'inactive') recorder.stop();
     }, maxSeconds * 1000);

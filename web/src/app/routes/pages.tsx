@@ -16,6 +16,7 @@ import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
+import { VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 export function SignInRoute() {
@@ -80,6 +81,18 @@ export function SpeechToSpeechRoute() {
   return <SpeechToSpeechPage onConverted={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
 
+export function VoiceLabRoute() {
+  useDocumentTitle('Voice lab');
+  const queryClient = useQueryClient();
+  // Voices take slots and count as adds/edits: the subscription's voice fields change.
+  return <VoiceLabPage onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function VoiceRoute() {
+  const { voiceId = '' } = useParams();
+  useDocumentTitle('Voice');
+  const queryClient = useQueryClient();
+  return <VoicePage voiceId={voiceId} onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
 export function VoiceDesignRoute() {
   useDocumentTitle('Design a voice');
   const queryClient = useQueryClient();

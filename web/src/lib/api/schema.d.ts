@@ -460,7 +460,11 @@ export interface paths {
         get: operations["get_voice_by_id"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Voice
+         * @description Deletes a voice by its ID.
+         */
+        delete: operations["delete_voice"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1317,6 +1321,86 @@ export interface paths {
          * @description Deletes a specific audio isolation history item and the associated media files.
          */
         delete: operations["delete_audio_isolation_history_item"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Voice
+         * @description Add a new voice to your collection of voices in VoiceLab.
+         */
+        post: operations["add_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/{voice_id}/edit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit Voice
+         * @description Edit a voice created by you.
+         */
+        post: operations["edit_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/{voice_id}/samples/{sample_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Audio From Sample
+         * @description Returns the audio corresponding to a sample attached to a voice.
+         */
+        get: operations["get_audio_from_sample"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/{voice_id}/samples/{sample_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Sample
+         * @description Removes a sample by its ID.
+         */
+        delete: operations["delete_sample"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3167,6 +3251,25 @@ export interface components {
             } | null;
         };
         /**
+         * AddVoiceIVCResponseModel
+         * @example {
+         *       "requires_verification": false,
+         *       "voice_id": "c38kUX8pkfYO2kHyqfFy"
+         *     }
+         */
+        AddVoiceIVCResponseModel: {
+            /**
+             * Voice Id
+             * @description The ID of the newly created voice.
+             */
+            voice_id: string;
+            /**
+             * Requires Verification
+             * @description Whether the voice requires verification
+             */
+            requires_verification: boolean;
+        };
+        /**
          * AddWorkspaceGroupMemberResponseModel
          * @example {
          *       "status": "ok"
@@ -3335,6 +3438,41 @@ export interface components {
              */
             email: string;
         };
+        /** Body_Add_voice_v1_voices_add_post */
+        Body_Add_voice_v1_voices_add_post: {
+            /**
+             * Name
+             * @description The name that identifies this voice. This will be displayed in the dropdown of the website.
+             * @example John Smith
+             */
+            name: string;
+            /**
+             * Files
+             * @description A list of file paths to audio recordings intended for voice cloning.
+             */
+            files: string[];
+            /**
+             * Remove Background Noise
+             * @description If set will remove background noise for voice samples using our audio isolation model. If the samples do not include background noise, it can make the quality worse.
+             * @default false
+             * @example true
+             */
+            remove_background_noise?: boolean;
+            /**
+             * Description
+             * @description A description of the voice.
+             * @example An old American male voice with a slight hoarseness in his throat. Perfect for news.
+             */
+            description?: string | null;
+            /**
+             * Labels
+             * @description Labels for the voice. Keys can be language, accent, gender, or age.
+             * @example {"language": "en", "accent": "en-US", "gender": "male", "age": "middle-aged"}
+             */
+            labels?: {
+                [key: string]: string;
+            } | string | null;
+        };
         /** Body_Audio_Isolation_Stream_v1_audio_isolation_stream_post */
         Body_Audio_Isolation_Stream_v1_audio_isolation_stream_post: {
             /**
@@ -3458,6 +3596,47 @@ export interface components {
              * @description Output format to transcode the audio file, can be wav or default.
              */
             output_format?: string | null;
+        };
+        /** Body_Edit_voice_v1_voices__voice_id__edit_post */
+        Body_Edit_voice_v1_voices__voice_id__edit_post: {
+            /**
+             * Name
+             * @description The name that identifies this voice. This will be displayed in the dropdown of the website.
+             * @example John Smith
+             */
+            name: string;
+            /**
+             * Files
+             * @description Audio files to add to the voice
+             */
+            files?: string[];
+            /**
+             * Remove Background Noise
+             * @description If set will remove background noise for voice samples using our audio isolation model. If the samples do not include background noise, it can make the quality worse.
+             * @default false
+             * @example true
+             */
+            remove_background_noise?: boolean;
+            /**
+             * Description
+             * @description A description of the voice.
+             * @example An old American male voice with a slight hoarseness in his throat. Perfect for news.
+             */
+            description?: string | null;
+            /**
+             * Labels
+             * @description Labels for the voice. Keys can be language, accent, gender, or age.
+             * @example {"language": "en", "accent": "en-US", "gender": "male", "age": "middle-aged"}
+             */
+            labels?: {
+                [key: string]: string;
+            } | string | null;
+            /**
+             * Moderate Metadata
+             * @description Run synchronous LLM moderation over the voice name and description when they change. Has no effect unless the voice_library_metadata_moderation feature flag is enabled for the user.
+             * @default false
+             */
+            moderate_metadata?: boolean;
         };
         /** Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post */
         Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post: {
@@ -4463,6 +4642,32 @@ export interface components {
             status: string;
         };
         /**
+         * DeleteSampleResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        DeleteSampleResponseModel: {
+            /**
+             * Status
+             * @description The status of the sample deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * DeleteVoiceResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        DeleteVoiceResponseModel: {
+            /**
+             * Status
+             * @description The status of the voice deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
          * DeleteWorkspaceGroupMemberResponseModel
          * @example {
          *       "status": "ok"
@@ -4634,6 +4839,19 @@ export interface components {
              * @default no_update
              */
             allowed_ips?: "clear" | "no_update";
+        };
+        /**
+         * EditVoiceResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        EditVoiceResponseModel: {
+            /**
+             * Status
+             * @description The status of the voice edit request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
         };
         /**
          * EditVoiceSettingsResponseModel
@@ -10298,6 +10516,39 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    delete_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteVoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
     get_voice_settings: {
         parameters: {
             query?: never;
@@ -11794,6 +12045,147 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    add_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Add_voice_v1_voices_add_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddVoiceIVCResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    edit_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Edit_voice_v1_voices__voice_id__edit_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditVoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_audio_from_sample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used, you can use GET https://api.elevenlabs.io/v1/voices/{voice_id} to list all the available samples for a voice. */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": unknown;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_sample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used, you can use GET https://api.elevenlabs.io/v1/voices/{voice_id} to list all the available samples for a voice. */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSampleResponseModel"];
+                };
             };
             /** @description Validation Error */
             422: {

@@ -4,7 +4,7 @@ import { Button } from '@/components/Button';
 import { AlertIcon, DownloadIcon, MicIcon } from '@/components/icons';
 import { Spinner } from '@/components/Spinner';
 import { formatNumber } from '@/lib/format';
-import { canRecord } from '@/lib/recorder';
+import { canRecord } from '@/lib/recording';
 import { useRecorder } from '@/lib/useRecorder';
 import {
   ACCEPTED_FILES,

@@ -56,6 +56,6 @@ export function isolatedFileName(title: string | null | undefined, extension = '
   return `${clean || 'audio'}_isolated.${extension}`;
 }
 
-// ---- recording (shared with speech to speech: @/lib/recorder) ----
+// ---- recording (shared: @/lib/recording) ----
 
-export { canRecord, microphoneError, recordingExtension, recordingFileName, recordingMimeType } from '@/lib/recorder';
+export { canRecord, microphoneError, recordingExtension, recordingFileName, recordingMimeType } from '@/lib/recording';

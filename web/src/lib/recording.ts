@@ -1,4 +1,6 @@
-// Recording from the microphone in the browser: what the voice isolator and speech to speech share.
+// Recording from the microphone in the browser (MediaRecorder): shared by the voice isolator, the
+// voice lab and speech to speech.
+
 /** True when this browser can record from a microphone (getUserMedia and MediaRecorder). */
 export function canRecord(): boolean {
   return (

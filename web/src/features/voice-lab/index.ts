@@ -1,0 +1,2 @@
+export { VoiceLabPage } from './components/VoiceLabPage';
+export { VoicePage } from './components/VoicePage';
