@@ -665,6 +665,40 @@ await check('audioIsolation.list and delete', async () => {
   return { listed: r.items.length, format: item.format, durationSeconds: item.durationSeconds };
 });
 
+await check('speechToSpeech.convert and stream (Rachel said in Adam\'s voice)', async () => {
+  assert(walkMp3, 'no speech');
+  const ADAM = 'pNInz6obpgDQGcFmaJgB';
+  const { data, rawResponse } = await client.speechToSpeech
+    .convert(ADAM, {
+      audio: new File([walkMp3], 'walk.mp3', { type: 'audio/mpeg' }),
+      modelId: 'eleven_multilingual_sts_v2',
+      voiceSettings: JSON.stringify({ stability: 0.5, similarity_boost: 0.75 }),
+      outputFormat: 'mp3_44100_128',
+    })
+    .withRawResponse();
+  const { bytes } = await collect(data);
+  assertMp3(bytes, 'converted audio');
+  const out = decodeMp3Frames(bytes, 'converted audio');
+  const src = decodeMp3Frames(walkMp3, 'speech');
+  assert(Math.abs(out.seconds - src.seconds) < 0.2, `converted audio lasts ${out.seconds.toFixed(3)} s, the input ${src.seconds.toFixed(3)} s`);
+  const historyItemId = rawResponse.headers.get('history-item-id');
+  assert(historyItemId && rawResponse.headers.get('request-id'), 'no history-item-id or request-id header');
+  // The words are kept.
+  const heard = await client.speechToText.convert({ file: new File([bytes], 'converted.mp3', { type: 'audio/mpeg' }), modelId: 'scribe_v1' });
+  assert(wordErrors(WALK, heard.text) <= 3, `the converted speech transcribes as ${JSON.stringify(heard.text)}`);
+  const listed = await client.history.list({ source: 'STS', pageSize: 10 });
+  const item = listed.history.find((h) => h.historyItemId === historyItemId);
+  assert(item && item.source === 'STS' && item.voiceId === ADAM, `STS history ${JSON.stringify(listed.history).slice(0, 300)}`);
+  const stream = await client.speechToSpeech.stream(ADAM, {
+    audio: new File([walkMp3], 'walk.mp3', { type: 'audio/mpeg' }),
+    modelId: 'eleven_english_sts_v2',
+    outputFormat: 'mp3_22050_32',
+  });
+  const streamed = await collect(stream);
+  assertMp3(streamed.bytes, 'converted stream');
+  return { bytes: bytes.length, ...out, historyItemId, heard: heard.text, streamedChunks: streamed.chunks };
+});
+
 await check('speechToText.realtime: stream PCM, partials and a committed transcript', async () => {
   const spoken = 'The birch canoe slid on the smooth planks.';
   const tts = await client.textToSpeech.convert(VOICE_ID, { text: spoken, modelId: MODEL_ID, outputFormat: 'pcm_16000' });

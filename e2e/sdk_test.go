@@ -12,7 +12,8 @@ import (
 // errors; then the listening routes on real speech made through the SDK: speech to text (word
 // timestamps, diarization, SRT exports; transcripts get and delete; webhook=true delivered to a
 // receiver in the script, subscribed with webhooks.create/update and verified with the SDK's
-// webhooks.constructEvent) and audio isolation (convert, stream, list, delete).
+// webhooks.constructEvent), audio isolation (convert, stream, list, delete) and speech to speech
+// (convert and stream; the words kept, an STS history item).
 func TestSDKCompatibility(t *testing.T) {
 	node := requireNode(t, "@elevenlabs/elevenlabs-js")
 	// The script's webhook receiver listens on http://127.0.0.1: let webhooks reach it.

@@ -1,7 +1,9 @@
 // Speech to text in headless Chromium: sign in → the Speech to Text page from the sidebar → drop
 // a file of Timbre's own speech on the drop zone (upload and transcription progress) → the
 // transcript opens → a click on a word plays the audio from that word, which lights up → rename
-// the speaker → edit a word of the text → download the SRT, which carries the edit.
+// the speaker → edit a word of the text → download the SRT, which carries the edit → with the
+// options diarization, speaker roles and entity detection, the file again: the options are sent
+// and the transcript shows the role and the entities.
 //
 //   TIMBRE_BASE_URL=… USER_EMAIL=… USER_PASSWORD=… SPEECH_FILE=speech.mp3 node e2e/stt.mjs
 //
@@ -110,5 +112,39 @@ await run('stt', async ({ newPage, step, shot }) => {
     assert(/^1\r?\n00:00:\d\d,\d{3} --> 00:00:\d\d,\d{3}\r?\nTruly /.test(srt), `not the edited SRT: ${srt.slice(0, 200)}`);
     await shot(page, 'speech-to-text');
     return { srt: srt.split('\n').slice(0, 3).join(' | ') };
+  });
+
+  await step('options: entities and speaker roles go with the upload and show in the transcript', page, async () => {
+    await page.getByText('Options', { exact: true }).click();
+    const rolesBox = page.getByLabel('Agent and customer');
+    assert(await rolesBox.isDisabled(), 'roles are offered without diarization');
+    await page.getByLabel('Tell speakers apart').check();
+    await rolesBox.check();
+    await page.getByLabel('Find entities').selectOption('all');
+    await page.getByLabel('Redact them').waitFor();
+    const bytes = readFileSync(speechFile).toString('base64');
+    const dataTransfer = await page.evaluateHandle(
+      ({ bytes }) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0))], 'options.mp3', { type: 'audio/mpeg' }));
+        return dt;
+      },
+      { bytes },
+    );
+    const answer = page.waitForResponse((r) => r.url().endsWith('/v1/speech-to-text') && r.request().method() === 'POST', { timeout: 60_000 });
+    await page.getByTestId('stt-dropzone').dispatchEvent('drop', { dataTransfer });
+    const res = await answer;
+    // (Chromium does not show a multipart body with a file to the test: the answer tells what was asked.)
+    assert(res.status() === 200, `POST /v1/speech-to-text → ${res.status()}: ${(await res.text()).slice(0, 300)}`);
+    const body = await res.json();
+    assert(Array.isArray(body.entities), `entity_detection not applied: ${JSON.stringify(body).slice(0, 300)}`);
+    const roles = new Set(body.words.filter((w) => w.type === 'word').map((w) => w.speaker_id));
+    assert([...roles].every((r) => r === 'agent' || r === 'customer') && roles.size > 0, `speaker ids ${[...roles]}`);
+    await page.getByTestId('stt-title').filter({ hasText: 'options.mp3' }).waitFor();
+    const label = (await page.getByTestId('stt-paragraph-speaker').first().textContent()) ?? '';
+    assert(/^(Agent|Customer) /.test(label), `speaker label ${label}`);
+    const entities = page.getByRole('region', { name: 'Entities' });
+    await entities.or(page.getByText('No entities were found in this transcript.')).first().waitFor();
+    return { label, entities: body.entities.length };
   });
 });

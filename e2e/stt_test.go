@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,13 +40,22 @@ func TestBrowserSpeechToText(t *testing.T) {
 
 	b.run(t, srv, "stt.mjs", "USER_EMAIL="+u.Email, "USER_PASSWORD="+flowPassword, "SPEECH_FILE="+file)
 
-	// What the browser did is what the database holds: the transcript with its audio and edits.
+	// What the browser did is what the database holds: the transcript with its audio and edits,
+	// and the one made with options, its roles and entities in the stored result.
 	page, _, err := srv.App.DB.ListTranscripts(context.Background(), u.WorkspaceID, nil, 10)
-	if err != nil || len(page) != 1 {
+	if err != nil || len(page) != 2 {
 		t.Fatalf("transcripts: %+v, %v", page, err)
 	}
-	got, err := srv.App.DB.Transcript(context.Background(), u.WorkspaceID, page[0].ID)
+	byName := map[string]string{}
+	for _, tr := range page {
+		byName[tr.FileName] = tr.ID
+	}
+	got, err := srv.App.DB.Transcript(context.Background(), u.WorkspaceID, byName["walk-in-the-park.mp3"])
 	if err != nil || got.AudioKey == "" || got.SpeakerNames != `{"speaker_0":"Narrator"}` || got.EditedAt == 0 {
 		t.Fatalf("transcript after the flow: %+v, %v", got, err)
+	}
+	opts, err := srv.App.DB.Transcript(context.Background(), u.WorkspaceID, byName["options.mp3"])
+	if err != nil || !strings.Contains(opts.Result, `"entities":[`) || !strings.Contains(opts.Result, `"speaker_id":"`) || strings.Contains(opts.Result, `"speaker_id":"speaker_`) {
+		t.Fatalf("transcript made with options: %+v, %v", opts, err)
 	}
 }

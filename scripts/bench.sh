@@ -24,14 +24,17 @@
 #      ffmpeg) cloned by the parametric cloner; the clone's speech of new text vs. the samples
 #      (goals: median F0 within 10 %, syllable rate within 15 %; a new clip of the speaker ranks
 #      the speaker's print first among every base voice and the other speakers)
+#   7. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
+#      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
 # internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency), for
-# cloning in internal/voiceprint (BenchmarkClone); they run
+# cloning in internal/voiceprint (BenchmarkClone), for speech to speech in internal/convert
+# (BenchmarkConvert); they run
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone]   (default: all six)
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts]   (default: all seven)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -42,7 +45,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -62,7 +65,8 @@ for g in "${groups[@]}"; do
       b="BenchmarkPocketsphinxWER|BenchmarkDiarize|BenchmarkRNNoiseIsolation|BenchmarkRealtimePartialLatency|BenchmarkPocketsphinxTranscribe"
       add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
     clone) b=BenchmarkClone; add_pkgs ./internal/voiceprint/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen or clone)" >&2; exit 2 ;;
+    sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone or sts)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -122,6 +126,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
   } else if (p[1] == "BenchmarkRealtimePartialLatency" && n == 1) {
     p50 = metric("p50-ms")
     rt = sprintf("  %8.0f ms %8.0f ms %6d of %3d %10.1f   p50 <= 300 ms   %s", p50, metric("p90-ms"), metric("words-timed"), metric("words"), metric("partials/s"), verdict(p50 <= 300))
+  } else if (p[1] == "BenchmarkConvert" && n == 1) {
+    x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
   } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
     bs[1] = sprintf("  %-34s %10.2fx %10s %9.3f", "pocketsphinx_batch (one process)", metric("cmd-x-rt"), "1.00x", metric("cmd-cpu-per-s"))
     for (w = 1; w <= 2; w++) {
@@ -225,6 +231,13 @@ END {
     print "   similarity: the clone’s speech to the sample (speaker embedding, 0-1; not a goal)"
     printf "  %-11s %9s  %-8s %-6s %9s  %-8s %-6s %5s   %-6s %-6s %10s %11s\n", "speaker", "F0 error", "goal", "result", "rate err", "goal", "result", "rank", "goal", "result", "similarity", "fit"
     for (i = 1; i <= nc; i++) print cln[i]
+  }
+  if (conv != "") {
+    print ""
+    print "7. Speech to speech — the parametric converter (librubberband) on one Harvard sentence by rms, shifted to a"
+    print "   female pitch (1.8x) and formants (1.15x)"
+    printf "  %11s   %-17s %s\n", "x real time", "goal", "result"
+    print conv
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total

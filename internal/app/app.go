@@ -21,6 +21,7 @@ import (
 	"timbre/internal/capabilities"
 	"timbre/internal/classifier"
 	"timbre/internal/config"
+	"timbre/internal/convert"
 	"timbre/internal/docs"
 	"timbre/internal/engine"
 	"timbre/internal/history"
@@ -34,6 +35,7 @@ import (
 	"timbre/internal/server"
 	"timbre/internal/sso"
 	"timbre/internal/store"
+	"timbre/internal/sts"
 	"timbre/internal/stt"
 	"timbre/internal/tts"
 	"timbre/internal/user"
@@ -83,6 +85,7 @@ type App struct {
 	Classifier *classifier.Service
 	// Isolator is the voice isolator (RNNoise).
 	Isolator *isolate.Service
+	STS      *sts.Service
 	Voices   *voice.Service
 	Webhooks *webhook.Service
 	Server   *server.Server
@@ -186,6 +189,12 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	rnnoise := engine.NewRNNoise()
 	a.closers = append(a.closers, func() { _ = rnnoise.Close(context.Background()) })
 	a.Isolator = &isolate.Service{DB: a.DB, Blob: a.Blob, Isolator: rnnoise}
+	var converter convert.Converter = convert.Parametric{}
+	if cfg.STSConverterURL != "" {
+		converter = &convert.HTTP{URL: cfg.STSConverterURL, Key: cfg.STSConverterKey}
+	}
+	a.STS = &sts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Isolator: rnnoise,
+		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
 	a.Voices.Isolator = rnnoise // clone samples' remove_background_noise
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
@@ -209,6 +218,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&stt.Handlers{Svc: a.Transcriber, MaxUpload: cfg.MaxUploadBytes, Fetch: stt.NewFetchClient(a.Webhooks.Guard), Sessions: a.Realtime},
 		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
 		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
+		&sts.Handlers{Svc: a.STS, MaxUpload: min(cfg.MaxUploadBytes, sts.DefaultMaxUpload)},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {

@@ -18,7 +18,7 @@ const CleanupInterval = time.Hour
 const RateLimitRetention = time.Hour
 
 // CleanupArgs is the periodic job that deletes expired rate-limit counters, action codes, MFA
-// challenges and SSO sign-in flows.
+// challenges, SSO sign-in flows and single-use tokens (store.DeleteExpired).
 type CleanupArgs struct{}
 
 // Kind implements river.JobArgs.

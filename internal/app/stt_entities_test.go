@@ -150,3 +150,62 @@ func TestSpeechToTextEntities(t *testing.T) {
 		})
 	}
 }
+
+// TestSpeechToTextWebEntities: the web app's view of a multichannel transcript made with
+// entity_detection shows the channels' entities at their places in its one text, and after an
+// edit of the text those it still contains, at their new places.
+func TestSpeechToTextWebEntities(t *testing.T) {
+	const card = "four one one one one one one one one one one one one one one one"
+	for _, d := range testdb.Dialects() {
+		t.Run(string(d), func(t *testing.T) {
+			e := newEnv(t, d)
+			left := e.speakPCM(josh, "My card number is "+card+".", 0)
+			right := e.speakPCM(adam, "Thank you.", float64(len(left))/16000+0.5)
+			r := e.postForm("/v1/speech-to-text", "file", mergeChannels(t, left, right), map[string]any{
+				"model_id": "scribe_v1", "use_multi_channel": "true", "entity_detection": "all", "tag_audio_events": "false",
+			}, "xi-api-key", e.key)
+			expect(t, r, 200)
+			var m struct {
+				Transcripts []sttEntities `json:"transcripts"`
+				ID          string        `json:"transcription_id"`
+			}
+			if err := json.Unmarshal(r.body, &m); err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Transcripts) != 2 || m.Transcripts[0].Entities == nil || len(*m.Transcripts[0].Entities) != 1 {
+				t.Fatalf("response: %s", r.body)
+			}
+			type view struct {
+				Transcript *sttEntities `json:"transcript"`
+			}
+			check := func(body []byte, want int) sttEntities {
+				t.Helper()
+				var v view
+				if err := json.Unmarshal(body, &v); err != nil || v.Transcript == nil || v.Transcript.Entities == nil {
+					t.Fatalf("view: %s", body)
+				}
+				ents := *v.Transcript.Entities
+				if len(ents) != want {
+					t.Fatalf("view has %d entities, want %d: %s", len(ents), want, body)
+				}
+				for _, ent := range ents {
+					if ent.EntityType != "credit_card" || ent.Text != card || string([]rune(v.Transcript.Text)[ent.StartChar:ent.EndChar]) != card {
+						t.Fatalf("entity %+v in %q", ent, v.Transcript.Text)
+					}
+				}
+				return *v.Transcript
+			}
+			got := e.do("GET", "/api/speech-to-text/transcripts/"+m.ID, e.key, nil)
+			expect(t, got, 200)
+			tr := check(got.body, 1)
+			t.Logf("%s: %q", d, tr.Text)
+
+			edited := e.do("PATCH", "/api/speech-to-text/transcripts/"+m.ID, e.key, map[string]any{"text": "Our " + tr.Text})
+			expect(t, edited, 200)
+			check(edited.body, 1)
+			gone := e.do("PATCH", "/api/speech-to-text/transcripts/"+m.ID, e.key, map[string]any{"text": strings.Replace(tr.Text, card, "a secret", 1)})
+			expect(t, gone, 200)
+			check(gone.body, 0)
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"timbre/internal/testdb"
 )
@@ -38,6 +39,9 @@ func TestSpeechToTextWebTranscripts(t *testing.T) {
 			var tr sttResponse
 			_ = json.Unmarshal(r.body, &tr)
 			id := tr.TranscriptionID
+			// The list orders by creation second, then by id: start the second transcript in a
+			// later second so that it is the newer one (random ids decide ties).
+			time.Sleep(time.Until(time.Unix(time.Now().Unix()+1, 0)))
 			second := e.postForm("/v1/speech-to-text", "file", mp3, map[string]any{"model_id": "scribe_v2"}, "xi-api-key", e.key)
 			expect(t, second, 200)
 

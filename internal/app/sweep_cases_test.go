@@ -205,6 +205,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps": {body: body(map[string]any{"text": "Beta speaks."})},
 		"GET /v1/audio-isolation/history/{history_item_id}/audio":   {pathFn: alphaIsolation},
 		"DELETE /v1/audio-isolation/history/{history_item_id}":      {pathFn: alphaIsolation},
+		"POST /v1/speech-to-speech/{voice_id}":                      {},
+		"POST /v1/speech-to-speech/{voice_id}/stream":               {},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
 			return map[string]any{"model": "tts-1", "input": "Beta speaks.", "voice": a.voiceID}
 		}},

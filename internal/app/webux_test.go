@@ -33,7 +33,7 @@ func TestCapabilities(t *testing.T) {
 			t.Errorf("feature %s missing from %v", want, ids)
 		}
 	}
-	for _, never := range []string{"dubbing", "sound_effects", "voice_cloning", "speech_to_speech"} {
+	for _, never := range []string{"dubbing", "sound_effects", "voice_cloning"} {
 		if ids[never] {
 			t.Errorf("capabilities promise %s, which is not built", never)
 		}

@@ -33,6 +33,7 @@ var Features = []Feature{
 	{"two_factor", "Two-factor authentication", "Protect your account with an authenticator app and backup codes."},
 	{"audit_log", "Audit log", "See who did what in the workspace."},
 	{"referrals", "Referrals", "Invite friends with your own sign-up link."},
+	{"speech_to_speech", "Speech to Speech", "Say a recording in another voice: its words and timing kept, the voice's pitch and timbre moved (a parametric converter)."},
 	{"voice_design", "Voice design", "Describe a voice in words and save one of three previews. Designed voices are parametric: a base voice shaped in pitch, pace and timbre."},
 	{"ai_speech_classifier", "AI speech classifier", "Check whether this server made a recording: its speech carries an inaudible watermark."},
 }

@@ -42,6 +42,9 @@ type Config struct {
 	STTOpenAIModel     string // TIMBRE_STT_OPENAI_MODEL
 	STTOpenAILanguages string // TIMBRE_STT_OPENAI_LANGUAGES: comma-separated ISO 639-1 codes; empty = any
 
+	STSConverterURL string // TIMBRE_STS_CONVERTER_URL: a neural voice converter (convert.HTTP's protocol)
+	STSConverterKey string // TIMBRE_STS_CONVERTER_KEY
+
 	EspeakWorkers int // TIMBRE_ESPEAK_WORKERS: espeak-ng worker processes (0 = one per CPU)
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
 
@@ -120,6 +123,8 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"stt-openai-key", "TIMBRE_STT_OPENAI_KEY", "API key for that server", str(&c.STTOpenAIKey, ""), run},
 		{"stt-openai-model", "TIMBRE_STT_OPENAI_MODEL", "model name to request from that server", str(&c.STTOpenAIModel, "whisper-1"), run},
 		{"stt-openai-languages", "TIMBRE_STT_OPENAI_LANGUAGES", "comma-separated languages (ISO 639-1) that server transcribes; empty = any it accepts", str(&c.STTOpenAILanguages, ""), run},
+		{"sts-converter-url", "TIMBRE_STS_CONVERTER_URL", "URL of a neural voice converter for speech to speech (multipart POST of the recording and a reference clip of the target voice; see internal/convert/http.go); empty = the embedded parametric converter", str(&c.STSConverterURL, ""), run},
+		{"sts-converter-key", "TIMBRE_STS_CONVERTER_KEY", "bearer token for that converter", str(&c.STSConverterKey, ""), run},
 		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
 		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
 		{"webhook-allow-private", "TIMBRE_WEBHOOK_ALLOW_PRIVATE", "let webhooks reach private, loopback and link-local addresses", boolean(&c.WebhookAllowPrivate), run},

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"slices"
@@ -37,8 +36,8 @@ type OpenAIConfig struct {
 // OpenAI is a Synthesizer that calls an OpenAI-compatible speech server. The protocol returns no
 // timings, so word marks are estimates (see estimateWordMarks).
 type OpenAI struct {
-	cfg      OpenAIConfig
-	endpoint string
+	cfg    OpenAIConfig
+	server openAIServer
 }
 
 // NewOpenAI checks cfg and fills in its defaults.
@@ -59,14 +58,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.Name == "" {
 		cfg.Name = "openai"
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = http.DefaultClient
-	}
-	base := strings.TrimSuffix(cfg.BaseURL, "/")
-	if !strings.HasSuffix(base, "/v1") {
-		base += "/v1"
-	}
-	return &OpenAI{cfg: cfg, endpoint: base + "/audio/speech"}, nil
+	return &OpenAI{cfg: cfg, server: newOpenAIServer(cfg.Name, cfg.BaseURL, cfg.APIKey, "/audio/speech", cfg.HTTPClient)}, nil
 }
 
 var _ Synthesizer = (*OpenAI)(nil)
@@ -111,22 +103,9 @@ func (o *OpenAI) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, o.endpoint, bytes.NewReader(body))
+	resp, data, err := o.server.post(ctx, "application/json", "", bytes.NewReader(body), 0, "audio")
 	if err != nil {
 		return nil, err
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	if o.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	}
-	resp, err := o.cfg.HTTPClient.Do(hreq)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", o.cfg.Name, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s: reading audio: %w", o.cfg.Name, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		msg := strings.TrimSpace(string(data[:min(len(data), 512)]))

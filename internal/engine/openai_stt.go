@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"mime/multipart"
 	"net/http"
@@ -35,8 +34,8 @@ type OpenAITranscriberConfig struct {
 
 // OpenAITranscriber is a Recognizer that calls an OpenAI-compatible transcription server.
 type OpenAITranscriber struct {
-	cfg      OpenAITranscriberConfig
-	endpoint string
+	cfg    OpenAITranscriberConfig
+	server openAIServer
 }
 
 // NewOpenAITranscriber checks cfg and fills in its defaults.
@@ -50,9 +49,6 @@ func NewOpenAITranscriber(cfg OpenAITranscriberConfig) (*OpenAITranscriber, erro
 	if cfg.Name == "" {
 		cfg.Name = "openai"
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = http.DefaultClient
-	}
 	var langs []string
 	for _, l := range cfg.Languages {
 		if l = BaseLanguage(l); l != "" && !slices.Contains(langs, l) {
@@ -60,11 +56,7 @@ func NewOpenAITranscriber(cfg OpenAITranscriberConfig) (*OpenAITranscriber, erro
 		}
 	}
 	cfg.Languages = langs
-	base := strings.TrimSuffix(cfg.BaseURL, "/")
-	if !strings.HasSuffix(base, "/v1") {
-		base += "/v1"
-	}
-	return &OpenAITranscriber{cfg: cfg, endpoint: base + "/audio/transcriptions"}, nil
+	return &OpenAITranscriber{cfg: cfg, server: newOpenAIServer(cfg.Name, cfg.BaseURL, cfg.APIKey, "/audio/transcriptions", cfg.HTTPClient)}, nil
 }
 
 var _ Recognizer = (*OpenAITranscriber)(nil)
@@ -166,26 +158,9 @@ func (o *OpenAITranscriber) Transcribe(ctx context.Context, pcm PCM, opts Transc
 		return nil, err
 	}
 
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.endpoint, &body)
+	resp, data, err := o.server.post(ctx, mw.FormDataContentType(), "application/json", &body, 64<<20, "the transcript")
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Accept", "application/json")
-	if o.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	}
-	resp, err := o.cfg.HTTPClient.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%s: %w", o.cfg.Name, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, fmt.Errorf("%s: reading the transcript: %w", o.cfg.Name, err)
 	}
 	if resp.StatusCode/100 != 2 {
 		serr := &TranscriptionServerError{Server: o.cfg.Name, StatusCode: resp.StatusCode, Message: serverMessage(data)}

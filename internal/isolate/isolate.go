@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 	"time"
 
@@ -109,7 +108,7 @@ func (s *Service) Begin(ctx context.Context, c *access.Caller, r *Request) (*Job
 		return nil, err
 	}
 	j := &Job{ID: store.NewID(), ContentType: f.ContentType(), Seconds: pcm.Seconds(), svc: s, pcm: pcm}
-	j.units, j.Credits = int64(math.Ceil(j.Seconds)), plan.IsolationCredits(j.Seconds)
+	j.units, j.Credits = metering.AudioUnits(j.Seconds, 1), plan.IsolationCredits(j.Seconds)
 	j.row = &store.Isolation{
 		ID: j.ID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Title: title(r.FileName),
 		Format: OutputFormat, DurationSecs: j.Seconds, PreviewB64: r.PreviewB64, CreatedAt: s.now().Unix(),
@@ -117,11 +116,11 @@ func (s *Service) Begin(ctx context.Context, c *access.Caller, r *Request) (*Job
 	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		j.res, err = metering.Reserve(ctx, tx, metering.Charge{
+		j.res, err = metering.ReserveAudio(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID,
-			Product: metering.Isolation, Kind: metering.Seconds, Units: j.units, Credits: j.Credits, Allowance: plan.Get(ws.Tier).CharacterLimit,
-		}, s.now())
-		return metering.QuotaAPIError(err)
+			Product: metering.Isolation, Credits: j.Credits, Allowance: plan.Get(ws.Tier).CharacterLimit,
+		}, j.Seconds, 1, s.now())
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -181,20 +180,7 @@ func (s *Service) Isolate(ctx context.Context, c *access.Caller, r *Request) (*J
 // run isolates and encodes into w piece by piece, keeping the reservation alive meanwhile (an
 // hour of audio takes minutes) so that it is not settled as stale.
 func (s *Service) run(ctx context.Context, j *Job, w io.Writer) error {
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		tick := time.NewTicker(heartbeatEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), j.res.WorkspaceID, j.res.ID, 0, 0, s.now())
-			}
-		}
-	}()
+	defer metering.KeepAlive(ctx, s.DB, j.res, s.now)()
 	f, err := audio.ParseFormat(OutputFormat)
 	if err != nil {
 		return err
@@ -210,17 +196,8 @@ func (s *Service) run(ctx context.Context, j *Job, w io.Writer) error {
 	return enc.Close()
 }
 
-// heartbeatEvery is how often a running isolation touches its ledger entry (see
-// metering.SettleStale).
-const heartbeatEvery = 30 * time.Second
-
 func (s *Service) refund(res *metering.Reservation) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_ = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		_, err := metering.Refund(ctx, tx, res, s.now())
-		return err
-	})
+	_ = metering.RefundAlone(context.Background(), s.DB, res, s.now())
 }
 
 // title is the history title of an upload: its file name without the extension.
@@ -238,17 +215,24 @@ func title(fileName string) string {
 // decode turns the upload into mono PCM at its own rate (at most 48 kHz, RNNoise's rate), or a
 // 422 naming the audio field.
 func decode(ctx context.Context, r *Request) (engine.PCM, error) {
+	return Decode(ctx, r.Audio, r.RawPCM)
+}
+
+// Decode turns an uploaded recording (raw: 16 kHz s16le mono, file_format pcm_s16le_16) into
+// mono PCM at its own rate (at most 48 kHz) between MinSeconds and MaxSeconds long, or a 422
+// naming the audio field. Speech to speech takes its uploads the same way.
+func Decode(ctx context.Context, data []byte, raw bool) (engine.PCM, error) {
 	var pcm engine.PCM
 	switch {
-	case len(r.Audio) == 0:
+	case len(data) == 0:
 		return pcm, errAudio("The audio file is empty.")
-	case r.RawPCM:
-		if len(r.Audio)%2 != 0 {
+	case raw:
+		if len(data)%2 != 0 {
 			return pcm, errAudio("With file_format pcm_s16le_16 the audio must be 16-bit samples (an even number of bytes).")
 		}
-		pcm = engine.PCM{Samples: audio.PCMSamples(r.Audio), SampleRate: 16000}
+		pcm = engine.PCM{Samples: audio.PCMSamples(data), SampleRate: 16000}
 	default:
-		samples, rate, err := audio.Decode(ctx, r.Audio)
+		samples, rate, err := audio.Decode(ctx, data)
 		if err != nil {
 			if ctx.Err() != nil {
 				return pcm, ctx.Err()

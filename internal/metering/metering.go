@@ -28,6 +28,7 @@ const (
 	Dubbing     Product = "dubbing"
 	VoiceDesign Product = "voice_design"
 	Isolation   Product = "isolation" // the voice isolator, in seconds of audio
+	STS         Product = "sts"       // speech to speech, in seconds of audio
 	Grant       Product = "grant"     // credits bought or granted (Stripe)
 )
 

@@ -90,6 +90,16 @@ const (
 	MaxCharsPerRequest = 10000
 )
 
+// STSCreditsPerMinute is what speech to speech costs: ElevenLabs charges 1,000 credits per minute
+// of recording, on every plan.
+const STSCreditsPerMinute = 1000
+
+// STSCredits is what seconds of recording cost to convert: STSCreditsPerMinute pro-rated per
+// second (rounded up), at least 1 credit.
+func STSCredits(seconds float64) int64 {
+	return max(1, int64(math.Ceil(math.Ceil(seconds)*STSCreditsPerMinute/60)))
+}
+
 // VoiceSlotCategories are the workspace voice categories that take one of the plan's voice
 // slots (VoiceLimit): instant clones and designed voices.
 var VoiceSlotCategories = []string{"cloned", "generated"}

@@ -44,3 +44,12 @@ func TestIsolationCredits(t *testing.T) {
 		}
 	}
 }
+
+// TestSTSCredits pins speech to speech's price: 1,000 credits a minute, per started second.
+func TestSTSCredits(t *testing.T) {
+	for secs, want := range map[float64]int64{60: 1000, 5.83: 100, 0.1: 17, 61.2: 1034} {
+		if got := STSCredits(secs); got != want {
+			t.Errorf("STSCredits(%v) = %d, want %d", secs, got, want)
+		}
+	}
+}

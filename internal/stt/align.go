@@ -3,9 +3,7 @@ package stt
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -154,15 +152,15 @@ func (s *Service) Align(ctx context.Context, c *access.Caller, audio []byte, tex
 	}
 	tier := plan.Get(ws.Tier)
 	seconds := pcm.Seconds()
-	units, cost := int64(math.Ceil(seconds)), plan.STTCredits(tier, seconds)
+	units, cost := metering.AudioUnits(seconds, 1), plan.STTCredits(tier, seconds)
 	var res *metering.Reservation
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		res, err = metering.Reserve(ctx, tx, metering.Charge{
+		res, err = metering.ReserveAudio(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: AlignmentModelID,
-			Product: metering.STT, Kind: metering.Seconds, Units: units, Credits: cost, Allowance: tier.CharacterLimit,
-		}, s.now())
-		return metering.QuotaAPIError(err)
+			Product: metering.STT, Credits: cost, Allowance: tier.CharacterLimit,
+		}, seconds, 1, s.now())
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -175,12 +173,7 @@ func (s *Service) Align(ctx context.Context, c *access.Caller, audio []byte, tex
 		err = fmt.Errorf("the aligner placed %d words of %d", len(aligned), len(spoken))
 	}
 	if err != nil {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = s.DB.InTx(rctx, func(tx *store.Tx) error {
-			_, err := metering.Refund(rctx, tx, res, s.now())
-			return err
-		})
+		_ = metering.RefundAlone(ctx, s.DB, res, s.now())
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"timbre/internal/entities"
 )
 
 // maxAlignCells bounds the word-by-word table ApplyText fills between the unchanged beginning
@@ -78,7 +80,28 @@ func ApplyText(t *Transcript, text string) *Transcript {
 	}
 	e.Text = strings.Join(tokens, " ")
 	e.AdditionalFormats = nil
+	e.Entities = relocateEntities(t.Entities, e.Text)
 	return &e
+}
+
+// relocateEntities finds found entities again in an edited text, in order (each after the one
+// before); those the edit changed or removed are left out.
+func relocateEntities(found *[]entities.Entity, text string) *[]entities.Entity {
+	if found == nil {
+		return nil
+	}
+	out := []entities.Entity{}
+	at := 0 // byte offset in text
+	for _, e := range *found {
+		i := strings.Index(text[at:], e.Text)
+		if e.Text == "" || i < 0 {
+			continue
+		}
+		s := utf8.RuneCountInString(text[:at+i])
+		out = append(out, entities.Entity{Text: e.Text, Type: e.Type, StartChar: s, EndChar: s + utf8.RuneCountInString(e.Text)})
+		at += i + len(e.Text)
+	}
+	return &out
 }
 
 // spread shares [from, to] among words in proportion to their length.

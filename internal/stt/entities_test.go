@@ -113,3 +113,51 @@ func TestEntitySurcharge(t *testing.T) {
 		}
 	}
 }
+
+// The web view's single transcript keeps the entities: a multichannel transcript's combined
+// text carries each channel's entities to their new place, and an edit finds them again.
+func TestEntitiesFollowCombineAndEdit(t *testing.T) {
+	r := &Request{Granularity: "word", EntityDetection: []string{"credit_card", "name"}}
+	a := Build(spokenCard(), r, Heard{})
+	applyEntities(a, r)
+	// The other channel speaks before and between: "okay" at 0.1 s, "yes" at 3.05 s (inside the card number).
+	b := Build(&engine.Transcript{Text: "okay yes", Language: "en", LanguageProbability: 1, Duration: 8, Words: []engine.TranscriptWord{
+		{Text: "okay", Start: 0.1, End: 0.2}, {Text: "yes", Start: 3.05, End: 3.1}}}, r, Heard{})
+	applyEntities(b, r)
+	markChannel(a, 0)
+	markChannel(b, 1)
+	c := Combine([]Transcript{*a, *b})
+	if c.Entities == nil {
+		t.Fatal("combined transcript lost its entities")
+	}
+	text := []rune(c.Text)
+	var types []string
+	for _, e := range *c.Entities {
+		if string(text[e.StartChar:e.EndChar]) != e.Text {
+			t.Fatalf("%+v does not match %q", e, c.Text)
+		}
+		types = append(types, e.Type)
+	}
+	// The card number was cut by the other channel's "yes": only the name is still in one piece.
+	if strings.Join(types, ",") != "name" {
+		t.Fatalf("entities %+v in %q", *c.Entities, c.Text)
+	}
+	if plain := Combine([]Transcript{*Build(spokenCard(), &Request{Granularity: "word"}, Heard{})}); plain.Entities != nil {
+		t.Fatalf("entities without entity_detection: %+v", plain.Entities)
+	}
+
+	edited := ApplyText(a, strings.Replace(a.Text, "My card number is", "The number was", 1))
+	if edited.Entities == nil || len(*edited.Entities) != 2 {
+		t.Fatalf("edited entities %+v", edited.Entities)
+	}
+	text = []rune(edited.Text)
+	for _, e := range *edited.Entities {
+		if string(text[e.StartChar:e.EndChar]) != e.Text {
+			t.Fatalf("%+v does not match %q", e, edited.Text)
+		}
+	}
+	gone := ApplyText(a, "My card number is secret. Thanks.")
+	if gone.Entities == nil || len(*gone.Entities) != 0 {
+		t.Fatalf("entities the edit removed remain: %+v", gone.Entities)
+	}
+}

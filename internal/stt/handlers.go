@@ -247,7 +247,7 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	boolean("tag_audio_events", &req.TagAudioEvents)
 	boolean("diarize", &req.Diarize)
 	boolean("use_multi_channel", &req.MultiChannel)
-	var webhook, noVerbatim, speakerLibrary bool // no_verbatim: see notYet below
+	var webhook, noVerbatim, speakerLibrary bool // no_verbatim needs nothing: pocketsphinx writes no fillers or false starts
 	boolean("webhook", &webhook)
 	boolean("no_verbatim", &noVerbatim)
 	boolean("use_speaker_library", &speakerLibrary)
@@ -308,15 +308,11 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	if req.MultiChannel && req.NumSpeakers > 0 {
 		v.Add("body", "use_multi_channel", "value_error", "use_multi_channel cannot be combined with num_speakers: the number of speakers is the number of channels.")
 	}
-	// Features the embedded engines cannot do yet are refused by name rather than ignored (a
-	// caller relying on them must not get a transcript silently without them). no_verbatim needs
-	// nothing: pocketsphinx writes no fillers or false starts.
-	notYet := func(name, what string) {
-		v.Add("body", name, "value_error", what+" is not available on this server yet; send the request without "+name+".")
+	// use_speaker_library names the speakers diarization finds after the workspace's voices.
+	if speakerLibrary && !req.Diarize {
+		v.Add("body", "use_speaker_library", "value_error", "use_speaker_library requires diarize=true: it matches the speakers that diarization finds against the workspace's voices.")
 	}
-	if speakerLibrary {
-		notYet("use_speaker_library", "Matching speakers against a speaker library")
-	}
+	req.SpeakerLibrary = speakerLibrary
 	// detect_speaker_roles names the speakers diarization finds, so it needs diarize; with
 	// use_multi_channel each channel is its own speaker and there is no diarization to name.
 	switch {

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"timbre/internal/entities"
 )
 
 // Multichannel transcription (use_multi_channel): each channel of the audio is one speaker and
@@ -120,30 +123,44 @@ func Combine(ts []Transcript) *Transcript {
 		return out
 	}
 	out.LanguageCode, out.LanguageProbability = ts[0].LanguageCode, ts[0].LanguageProbability
-	var entries []Word
-	for _, t := range ts {
+	type entry struct {
+		Word
+		ch, k int // the channel and the entry's place among that channel's words
+	}
+	var entries []entry
+	for ch, t := range ts {
 		out.AudioDurationSecs = max(out.AudioDurationSecs, t.AudioDurationSecs)
-		for _, w := range t.Words {
+		for k, w := range t.Words {
 			if w.Type != "spacing" {
-				entries = append(entries, w)
+				entries = append(entries, entry{w, ch, k})
 			}
 		}
 	}
-	slices.SortStableFunc(entries, func(a, b Word) int { return cmp.Compare(deref(a.Start), deref(b.Start)) })
+	slices.SortStableFunc(entries, func(a, b entry) int { return cmp.Compare(deref(a.Start), deref(b.Start)) })
 	texts := make([]string, 0, len(entries))
-	for i, w := range entries {
+	moved := make([]map[int]int, len(ts)) // channel → entry → its rune offset in the combined text
+	for ch := range moved {
+		moved[ch] = map[int]int{}
+	}
+	at := 0
+	for i, e := range entries {
+		w := e.Word
 		if i > 0 {
-			prev := entries[i-1]
+			prev := entries[i-1].Word
 			sp := Word{Text: " ", Type: "spacing", SpeakerID: prev.SpeakerID, ChannelIndex: prev.ChannelIndex}
 			if prev.End != nil && w.Start != nil {
 				sp.Start, sp.End = ptr(*prev.End), ptr(max(*w.Start, *prev.End))
 			}
 			out.Words = append(out.Words, sp)
+			at++
 		}
+		moved[e.ch][e.k] = at
+		at += utf8.RuneCountInString(w.Text)
 		out.Words = append(out.Words, w)
 		texts = append(texts, w.Text)
 	}
 	out.Text = strings.Join(texts, " ")
+	out.Entities = combineEntities(ts, moved, out.Text)
 	if len(entries) == 0 {
 		var parts []string
 		for _, t := range ts {
@@ -154,4 +171,49 @@ func Combine(ts []Transcript) *Transcript {
 		out.Text = strings.Join(parts, " ")
 	}
 	return out
+}
+
+// combineEntities carries the channels' entities (offsets into each channel's text) into the
+// combined text: an entity moves with the words it lies in. One whose words another channel's
+// words came between (its text no longer in one piece there) is left out. Nil when no channel
+// has entities (entity_detection was not asked for).
+func combineEntities(ts []Transcript, moved []map[int]int, text string) *[]entities.Entity {
+	var out []entities.Entity
+	asked := false
+	runes := []rune(text)
+	for ch, t := range ts {
+		if t.Entities == nil {
+			continue
+		}
+		asked = true
+		// Each entry's rune offset in the channel's text, which is its entries laid end to end.
+		starts := make([]int, len(t.Words)+1)
+		for k, w := range t.Words {
+			starts[k+1] = starts[k] + utf8.RuneCountInString(w.Text)
+		}
+		if starts[len(t.Words)] != utf8.RuneCountInString(t.Text) {
+			continue
+		}
+		for _, e := range *t.Entities {
+			k, _ := slices.BinarySearch(starts[1:], e.StartChar+1) // the entry holding the first rune
+			from, ok := moved[ch][k]
+			if !ok || k >= len(t.Words) {
+				continue
+			}
+			s := from + e.StartChar - starts[k]
+			end := s + (e.EndChar - e.StartChar)
+			if s < 0 || end > len(runes) || string(runes[s:end]) != e.Text {
+				continue
+			}
+			out = append(out, entities.Entity{Text: e.Text, Type: e.Type, StartChar: s, EndChar: end})
+		}
+	}
+	if !asked {
+		return nil
+	}
+	slices.SortStableFunc(out, func(a, b entities.Entity) int { return cmp.Compare(a.StartChar, b.StartChar) })
+	if out == nil {
+		out = []entities.Entity{}
+	}
+	return &out
 }

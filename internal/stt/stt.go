@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +34,7 @@ type Store interface {
 	LedgerProgress(ctx context.Context, workspaceID, id string, units, credits int64, now time.Time) error
 	ActiveWebhooksFor(ctx context.Context, workspaceID, event string) ([]store.Webhook, error)
 	Webhook(ctx context.Context, workspaceID, id string) (*store.Webhook, error)
+	VoicePrints(ctx context.Context, workspaceID string) ([]store.Voice, error)
 }
 
 // Service transcribes audio for workspaces.
@@ -83,6 +83,10 @@ type Request struct {
 	// SpeakerRoles (detect_speaker_roles, with Diarize) names the speakers 'agent' and
 	// 'customer' instead of speaker_0, speaker_1, … (see SpeakerRoles).
 	SpeakerRoles bool
+	// SpeakerLibrary (use_speaker_library, with Diarize) names speakers found in the workspace's
+	// speaker library by their voice id (see matchSpeakers); library is loaded when the job runs.
+	SpeakerLibrary bool
+	library        []librarySpeaker
 	// EntityDetection and EntityRedaction are the entity types to find and to redact (see
 	// package entities); RedactionMode is entity_redaction_mode.
 	EntityDetection []string
@@ -165,12 +169,12 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 		}
 	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		res, err := metering.Reserve(ctx, tx, metering.Charge{
+		res, err := metering.ReserveAudio(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, ModelID: r.ModelID,
-			Product: metering.STT, Kind: metering.Seconds, Units: j.units(), Credits: j.Cost, Allowance: tier.CharacterLimit,
-		}, s.now())
+			Product: metering.STT, Credits: j.Cost, Allowance: tier.CharacterLimit,
+		}, j.Seconds, j.channels(), s.now())
 		if err != nil {
-			return metering.QuotaAPIError(err)
+			return err
 		}
 		j.Reservation = *res
 		if !r.Logging && !r.Webhook {
@@ -198,7 +202,7 @@ func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job
 
 // units is the job's audio in whole seconds (rounded up) times its channels, as the ledger
 // counts it.
-func (j *job) units() int64 { return int64(math.Ceil(j.Seconds)) * int64(j.channels()) }
+func (j *job) units() int64 { return metering.AudioUnits(j.Seconds, j.channels()) }
 
 // channels is how many channels the job transcribes apart (at least one).
 func (j *job) channels() int { return max(1, j.Channels) }
@@ -220,6 +224,9 @@ func (s *Service) recognizer(language string) (engine.Recognizer, error) {
 func (s *Service) run(ctx context.Context, j *job) (*Result, error) {
 	r := &j.Request
 	rec, err := s.recognizer(r.LanguageCode)
+	if err == nil && r.SpeakerLibrary && r.Diarize {
+		r.library, err = s.speakerLibrary(ctx, j.WorkspaceID)
+	}
 	var t *Result
 	if err == nil {
 		// Keep the reservation alive meanwhile (a long file takes minutes), so that it is not
@@ -340,6 +347,7 @@ func hear(pcm engine.PCM, r *Request) (Heard, error) {
 			return h, err
 		}
 		h.Turns = turns
+		h.Names = matchSpeakers(pcm, turns, r.library)
 	}
 	if r.TagAudioEvents {
 		h.Events = listen.AudioEvents(pcm.Samples)
@@ -347,28 +355,13 @@ func hear(pcm engine.PCM, r *Request) (Heard, error) {
 	return h, nil
 }
 
-// keepAlive touches the reservation's ledger entry every heartbeatEvery until stop is called,
-// so that long work is not settled as stale meanwhile.
+// keepAlive touches the reservation's ledger entry until stop is called (metering.KeepAlive).
 func (s *Service) keepAlive(ctx context.Context, res *metering.Reservation) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		tick := time.NewTicker(heartbeatEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				_ = s.DB.LedgerProgress(context.WithoutCancel(ctx), res.WorkspaceID, res.ID, 0, 0, s.now())
-			}
-		}
-	}()
-	return func() { close(done) }
+	return metering.KeepAlive(ctx, s.DB, res, s.now)
 }
 
-// heartbeatEvery is how often a running transcription touches its ledger entry (see
-// metering.SettleStale, which settles entries quiet for longer).
-const heartbeatEvery = 30 * time.Second
+// heartbeatEvery is how often a running transcription touches its ledger entry.
+const heartbeatEvery = metering.HeartbeatEvery
 
 // finish commits the charge and stores the finished transcript in one transaction.
 func (s *Service) finish(ctx context.Context, j *job, t *Result) error {

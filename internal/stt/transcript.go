@@ -66,6 +66,7 @@ const sentenceGap = 0.6
 type Heard struct {
 	Turns  []listen.Turn
 	Events []listen.Event
+	Names  map[int]string // speaker ids of the turns' speakers found in the speaker library
 }
 
 // Build shapes a recognizer's transcript as the API returns it for request r: words with
@@ -109,13 +110,17 @@ func Build(tr *engine.Transcript, r *Request, heard Heard) *Transcript {
 		}
 	}
 	speakers := map[int]string{}
+	unnamed := 0 // speakers not found in the library are speaker_0, speaker_1, …
 	var text strings.Builder
 	for i, out := range entries {
 		if r.Diarize {
 			sp := listen.SpeakerAt(heard.Turns, spans[i].Start, spans[i].End)
 			id, ok := speakers[sp]
 			if !ok {
-				id = fmt.Sprintf("speaker_%d", len(speakers))
+				if id = heard.Names[sp]; id == "" {
+					id = fmt.Sprintf("speaker_%d", unnamed)
+					unnamed++
+				}
 				speakers[sp] = id
 			}
 			out.SpeakerID = &id

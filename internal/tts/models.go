@@ -2,6 +2,7 @@ package tts
 
 import (
 	"net/http"
+	"slices"
 
 	"timbre/internal/httpx"
 	"timbre/internal/plan"
@@ -21,6 +22,8 @@ type Model struct {
 	EnglishOnly bool
 	MaxChars    int
 	TimbreOwn   bool
+	// VoiceConversion models are speech to speech's (internal/sts): listed, not for text.
+	VoiceConversion bool
 }
 
 // DefaultModel is the spec's default model.
@@ -37,6 +40,12 @@ var Models = []Model{
 	{ID: "eleven_monolingual_v1", Name: "Eleven English v1", Description: "Timbre's quality profile, English only (legacy id).", CostFactor: 1, EnglishOnly: true, MaxChars: 10000},
 	{ID: "timbre_classic_v1", Name: "Timbre Classic v1", Description: "Timbre's own id for the offline engines (espeak-ng, flite) with full text normalisation.", CostFactor: 1, MaxChars: 10000, TimbreOwn: true},
 	{ID: "timbre_fast_v1", Name: "Timbre Fast v1", Description: "Timbre's own id for the fast profile of the offline engines.", Fast: true, CostFactor: 0.5, MaxChars: 40000, TimbreOwn: true},
+}
+
+// VoiceConversionModels are the speech-to-speech model ids (internal/sts accepts the same).
+var VoiceConversionModels = []Model{
+	{ID: "eleven_multilingual_sts_v2", Name: "Eleven Multilingual v2 (speech to speech)", Description: "Timbre's parametric voice converter: the recording's words and timing, the target voice's pitch and formants; any language.", CostFactor: 1, MaxChars: 10000, VoiceConversion: true},
+	{ID: "eleven_english_sts_v2", Name: "Eleven English v2 (speech to speech)", Description: "Timbre's parametric voice converter under the English speech-to-speech id.", CostFactor: 1, EnglishOnly: true, MaxChars: 10000, VoiceConversion: true},
 }
 
 // FindModel returns the model with id.
@@ -122,7 +131,8 @@ func (m Model) json() ModelJSON {
 	return ModelJSON{
 		ModelID:                            m.ID,
 		Name:                               m.Name,
-		CanDoTextToSpeech:                  true,
+		CanDoTextToSpeech:                  !m.VoiceConversion,
+		CanDoVoiceConversion:               m.VoiceConversion,
 		CanUseStyle:                        true,
 		CanUseSpeakerBoost:                 true,
 		TokenCostFactor:                    m.CostFactor,
@@ -137,8 +147,8 @@ func (m Model) json() ModelJSON {
 }
 
 func listModels(w http.ResponseWriter, r *http.Request) error {
-	out := make([]ModelJSON, 0, len(Models))
-	for _, m := range Models {
+	out := make([]ModelJSON, 0, len(Models)+len(VoiceConversionModels))
+	for _, m := range append(slices.Clip(Models), VoiceConversionModels...) {
 		out = append(out, m.json())
 	}
 	httpx.WriteJSON(w, http.StatusOK, out)

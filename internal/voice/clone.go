@@ -111,6 +111,29 @@ func errNoIVC(t plan.Tier) error {
 		"Your subscription (%s) does not include instant voice cloning; upgrade to Starter or above.", t.Name)
 }
 
+// TakeSlot lets one more voice into the workspace, in the transaction that adds it: it counts
+// the add against the period's add/edit allowance and checks a voice slot is free
+// (plan.VoiceSlotCategories). Every way a voice is added (cloning, design, a copy from the
+// library) goes through it, so the limits hold under concurrent adds.
+func TakeSlot(ctx context.Context, tx *store.Tx, workspaceID string, tier plan.Tier, now time.Time) error {
+	// The counter first: its UPDATE locks the workspace row, so concurrent adds count in turn.
+	ok, err := tx.CountVoiceAddEdit(ctx, workspaceID, plan.MaxVoiceAddEdits(tier), now)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errAddEditLimit(tier)
+	}
+	used, err := tx.CountVoices(ctx, workspaceID, plan.VoiceSlotCategories...)
+	if err != nil {
+		return err
+	}
+	if used >= tier.VoiceLimit {
+		return errVoiceLimit(tier, used)
+	}
+	return nil
+}
+
 func errVoiceLimit(t plan.Tier, used int) error {
 	return errs.Errorf(errs.Invalid, "voice_limit_reached",
 		"You have reached your maximum amount of custom voices (%d / %d) on the %s plan. Delete a voice or upgrade your subscription to add more.",
@@ -342,20 +365,8 @@ func (s *Service) AddClone(ctx context.Context, c *access.Caller, req *CloneRequ
 		return nil, err
 	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		// The counter first: its UPDATE locks the workspace row, so concurrent adds count in turn.
-		ok, err := tx.CountVoiceAddEdit(ctx, c.WorkspaceID, plan.MaxVoiceAddEdits(tier), s.now())
-		if err != nil {
+		if err := TakeSlot(ctx, tx, c.WorkspaceID, tier, s.now()); err != nil {
 			return err
-		}
-		if !ok {
-			return errAddEditLimit(tier)
-		}
-		used, err := tx.CountVoices(ctx, c.WorkspaceID, plan.VoiceSlotCategories...)
-		if err != nil {
-			return err
-		}
-		if used >= tier.VoiceLimit {
-			return errVoiceLimit(tier, used)
 		}
 		if err := tx.CreateVoice(ctx, row); err != nil {
 			return err

@@ -275,12 +275,6 @@ type SaveRequest struct {
 	Labels                              map[string]string
 }
 
-// ErrVoiceLimit is the plan's custom voice limit reached.
-func ErrVoiceLimit(used, limit int) error {
-	return errs.Errorf(errs.Invalid, "voice_limit_reached",
-		"You have reached your maximum amount of custom voices (%d / %d). Upgrade your subscription to add more voices.", used, limit)
-}
-
 // Save adds a preview as a workspace voice (category "generated"); the plan's voice limit is
 // counted in the same transaction, so concurrent saves cannot pass it.
 func (s *Service) Save(ctx context.Context, c *access.Caller, req SaveRequest) (*store.Voice, error) {
@@ -302,7 +296,7 @@ func (s *Service) Save(ctx context.Context, c *access.Caller, req SaveRequest) (
 	if err != nil {
 		return nil, err
 	}
-	limit := plan.Get(ws.Tier).VoiceLimit
+	tier := plan.Get(ws.Tier)
 	labels := map[string]string{"gender": p.Gender, "age": p.Age, "accent": p.Accent, "language": p.Language}
 	if t := Parse(req.Description); len(t.Textures)+len(t.Moods) > 0 {
 		labels["descriptive"] = strings.Join(append(t.Textures, t.Moods...), ", ")
@@ -317,16 +311,12 @@ func (s *Service) Save(ctx context.Context, c *access.Caller, req SaveRequest) (
 	}
 	labelsJSON, _ := json.Marshal(labels)
 	prosody, _ := json.Marshal(p.Base())
-	v := store.Voice{ID: store.NewID(), WorkspaceID: c.WorkspaceID, Name: req.Name, Category: "generated", Description: req.Description,
+	v := store.Voice{ID: voice.NewVoiceID(), WorkspaceID: c.WorkspaceID, Name: req.Name, Category: "generated", Description: req.Description,
 		Labels: string(labelsJSON), Engine: p.Engine, EngineVoice: p.EngineVoice, Language: p.Language, Prosody: string(prosody),
 		CreatedAt: s.now().Unix(), CreatedBy: c.UserID, Voiceprint: printJSON}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		n, err := tx.CountVoices(ctx, c.WorkspaceID)
-		if err != nil {
+		if err := voice.TakeSlot(ctx, tx, c.WorkspaceID, tier, s.now()); err != nil {
 			return err
-		}
-		if limit >= 0 && n >= limit {
-			return ErrVoiceLimit(n, limit)
 		}
 		return tx.CreateVoice(ctx, v)
 	})

@@ -60,6 +60,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
         label: 'Text to Speech',
         icon: <SpeechIcon size={16} />,
       },
+      { to: '/app/speech-synthesis/speech-to-speech', label: 'Speech to Speech', icon: <MicIcon size={16} /> },
       { to: '/app/ai-classifier', label: 'AI Speech Classifier', icon: <SearchIcon size={16} /> },
       { to: '/app/speech-to-text', label: 'Speech to Text', icon: <TranscriptIcon size={16} /> },
       { to: '/app/voice-isolator', label: 'Voice Isolator', icon: <IsolatorIcon size={16} /> },

@@ -20,6 +20,7 @@ import {
   SignUpRoute,
   TermsRoute,
   UsageRoute,
+  SpeechToSpeechRoute,
   VoiceDesignRoute,
   VoiceIsolatorRoute,
   VoiceLabRoute,
@@ -79,6 +80,7 @@ export const routes: RouteObject[] = [
                   { path: '/app/speech-synthesis', element: <Navigate to={DEFAULT_APP_ROUTE} replace /> },
                   // One route for both tabs, so switching tabs keeps the page state.
                   { path: '/app/speech-synthesis/text-to-speech/*', element: <TextToSpeechRoute /> },
+                  { path: '/app/speech-synthesis/speech-to-speech', element: <SpeechToSpeechRoute /> },
                   { path: '/app/ai-classifier', element: <AiClassifierRoute /> },
                   { path: '/app/speech-to-text', element: <SpeechToTextRoute /> },
                   { path: '/app/speech-to-text/:transcriptId', element: <SpeechToTextRoute /> },

@@ -1,5 +1,5 @@
-// Recording from the microphone in the browser (MediaRecorder): shared by the voice isolator and
-// the voice lab.
+// Recording from the microphone in the browser (MediaRecorder): shared by the voice isolator, the
+// voice lab and speech to speech.
 
 /** True when this browser can record from a microphone (getUserMedia and MediaRecorder). */
 export function canRecord(): boolean {

@@ -13,6 +13,7 @@ import { MailboxPage } from '@/features/dev-mailbox';
 import { PrivacyPage, TermsPage } from '@/features/legal';
 import { SharePage } from '@/features/share';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
+import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { VoiceLabPage, VoicePage } from '@/features/voice-lab';
@@ -73,6 +74,13 @@ export function VoiceIsolatorRoute() {
   // An isolation is charged: the credits in the sidebar's usage meter change.
   return <VoiceIsolatorPage onIsolated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
+export function SpeechToSpeechRoute() {
+  useDocumentTitle('Speech to Speech');
+  const queryClient = useQueryClient();
+  // A conversion is charged: the credits in the sidebar's usage meter change.
+  return <SpeechToSpeechPage onConverted={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+
 export function VoiceLabRoute() {
   useDocumentTitle('Voice lab');
   const queryClient = useQueryClient();

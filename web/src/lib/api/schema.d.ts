@@ -2032,6 +2032,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/speech-to-speech/{voice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speech To Speech
+         * @description Transform audio from one voice to another. Maintain full control over emotion, timing and delivery.
+         */
+        post: operations["speech_to_speech_full"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/speech-to-speech/{voice_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Speech To Speech Streaming
+         * @description Stream audio from one voice to another. Maintain full control over emotion, timing and delivery.
+         */
+        post: operations["speech_to_speech_stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/speech-to-text": {
         parameters: {
             query?: never;
@@ -2185,7 +2225,7 @@ export interface paths {
         };
         /**
          * Get a transcript with its edits
-         * @description One transcript of the caller's workspace as the web app shows it: the edited transcript when a person edited it (the recogniser's otherwise; null while processing or after a failure), its speaker ids in order of appearance (`speaker_0` alone when the transcript was made without diarization) and the names given to them. A transcript made with `use_multi_channel` shows as one: every channel's words in time order, each with its `channel_index` and its channel's speaker (channel 0 is `speaker_0`, …). A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
+         * @description One transcript of the caller's workspace as the web app shows it: the edited transcript when a person edited it (the recogniser's otherwise; null while processing or after a failure), its speaker ids in order of appearance (`speaker_0` alone when the transcript was made without diarization) and the names given to them. A transcript made with `use_multi_channel` shows as one: every channel's words in time order, each with its `channel_index` and its channel's speaker (channel 0 is `speaker_0`, …), and the channels' `entities` at their places in that text (an entity another channel's words interrupt is left out). After an edit of the text, `entities` lists those the edited text still contains, at their new places. A key needs the `speech_to_text` permission; groups that list features must include `speech_to_text`.
          */
         get: operations["timbre_get_transcript_view"];
         put?: never;
@@ -3691,6 +3731,88 @@ export interface components {
              * @description The ID of the target workspace (service account) API key. This is not the API key string itself that you pass in the header for authentication — it is the key's ID, which workspace admins can find under Developers → Service Accounts.
              */
             workspace_api_key_id?: string | null;
+        };
+        /** Body_Speech_to_Speech_Streaming_v1_speech_to_speech__voice_id__stream_post */
+        Body_Speech_to_Speech_Streaming_v1_speech_to_speech__voice_id__stream_post: {
+            /**
+             * Audio
+             * Format: binary
+             * @description The audio file which holds the content and emotion that will control the generated speech.
+             */
+            audio: string;
+            /**
+             * Model Id
+             * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for speech to speech, you can check this using the can_do_voice_conversion property.
+             * @default eleven_english_sts_v2
+             */
+            model_id?: string;
+            /**
+             * Voice Settings
+             * @description Voice settings overriding stored settings for the given voice. They are applied only on the given request. Needs to be send as a JSON encoded string.
+             */
+            voice_settings?: string | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be integer between 0 and 4294967295.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Remove Background Noise
+             * @description If set, will remove the background noise from your audio input using our audio isolation model. Only applies to Voice Changer.
+             * @default false
+             * @example true
+             */
+            remove_background_noise?: boolean;
+            /**
+             * File Format
+             * @description The format of input audio. Options are 'pcm_s16le_16' or 'other' For `pcm_s16le_16`, the input audio must be 16-bit PCM at a 16kHz sample rate, single channel (mono), and little-endian byte order. Latency will be lower than with passing an encoded waveform.
+             * @default other
+             * @example pcm_s16le_16
+             * @example other
+             */
+            file_format?: ("pcm_s16le_16" | "other") | null;
+        };
+        /** Body_Speech_to_Speech_v1_speech_to_speech__voice_id__post */
+        Body_Speech_to_Speech_v1_speech_to_speech__voice_id__post: {
+            /**
+             * Audio
+             * Format: binary
+             * @description The audio file which holds the content and emotion that will control the generated speech.
+             */
+            audio: string;
+            /**
+             * Model Id
+             * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for speech to speech, you can check this using the can_do_voice_conversion property.
+             * @default eleven_english_sts_v2
+             */
+            model_id?: string;
+            /**
+             * Voice Settings
+             * @description Voice settings overriding stored settings for the given voice. They are applied only on the given request. Needs to be send as a JSON encoded string.
+             */
+            voice_settings?: string | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be integer between 0 and 4294967295.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Remove Background Noise
+             * @description If set, will remove the background noise from your audio input using our audio isolation model. Only applies to Voice Changer.
+             * @default false
+             * @example true
+             */
+            remove_background_noise?: boolean;
+            /**
+             * File Format
+             * @description The format of input audio. Options are 'pcm_s16le_16' or 'other' For `pcm_s16le_16`, the input audio must be 16-bit PCM at a 16kHz sample rate, single channel (mono), and little-endian byte order. Latency will be lower than with passing an encoded waveform.
+             * @default other
+             * @example pcm_s16le_16
+             * @example other
+             */
+            file_format?: ("pcm_s16le_16" | "other") | null;
         };
         /** Body_Speech_to_Text_v1_speech_to_text_post */
         Body_Speech_to_Text_v1_speech_to_text_post: {
@@ -13521,6 +13643,114 @@ export interface operations {
                 };
                 content: {
                     "application/samlmetadata+xml": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    speech_to_speech_full: {
+        parameters: {
+            query?: {
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean history features are unavailable for this request, including request stitching. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+                /**
+                 * @deprecated
+                 * @description You can turn on latency optimizations at some cost of quality. The best possible final latency varies by model. Possible values:
+                 *     0 - default mode (no latency optimizations)
+                 *     1 - normal latency optimizations (about 50% of possible latency improvement of option 3)
+                 *     2 - strong latency optimizations (about 75% of possible latency improvement of option 3)
+                 *     3 - max latency optimizations
+                 *     4 - max latency optimizations, but also with text normalizer turned off for even more latency savings (best latency, but can mispronounce eg numbers and dates).
+                 *
+                 *     Defaults to None.
+                 */
+                optimize_streaming_latency?: number | null;
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM and WAV formats with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: "alaw_8000" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_128" | "mp3_44100_192" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "opus_48000_128" | "opus_48000_192" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "pcm_8000" | "ulaw_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "wav_8000";
+            };
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Speech_to_Speech_v1_speech_to_speech__voice_id__post"];
+            };
+        };
+        responses: {
+            /** @description The generated audio file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    speech_to_speech_stream: {
+        parameters: {
+            query?: {
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean history features are unavailable for this request, including request stitching. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+                /**
+                 * @deprecated
+                 * @description You can turn on latency optimizations at some cost of quality. The best possible final latency varies by model. Possible values:
+                 *     0 - default mode (no latency optimizations)
+                 *     1 - normal latency optimizations (about 50% of possible latency improvement of option 3)
+                 *     2 - strong latency optimizations (about 75% of possible latency improvement of option 3)
+                 *     3 - max latency optimizations
+                 *     4 - max latency optimizations, but also with text normalizer turned off for even more latency savings (best latency, but can mispronounce eg numbers and dates).
+                 *
+                 *     Defaults to None.
+                 */
+                optimize_streaming_latency?: number | null;
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+            };
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Speech_to_Speech_Streaming_v1_speech_to_speech__voice_id__stream_post"];
+            };
+        };
+        responses: {
+            /** @description Streaming audio data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             default: components["responses"]["Error"];

@@ -1,11 +1,13 @@
-import { client, errorFromBody, unwrap, unwrapWithResponse, type paths, type Schemas } from '@/lib/api';
-import { CSRF_COOKIE, CSRF_HEADER, readCookie } from '@/lib/cookies';
+import { client, unwrap, unwrapWithResponse, type paths, type Schemas } from '@/lib/api';
 import { fileNameFromDisposition } from '@/lib/download';
+import { uploadWithProgress, type ProgressHooks } from '@/lib/upload';
+import { appendSettings, type TranscriptionSettings } from './model';
 
 export type TranscriptSummary = Schemas['TranscriptSummary'];
 export type TranscriptView = Schemas['TranscriptView'];
 export type TranscriptsPage = Schemas['TranscriptsPage'];
 export type TranscriptWord = Schemas['SpeechToTextWordResponseModel'];
+export type DetectedEntity = Schemas['DetectedEntity'];
 export type ExportFormat = paths['/api/speech-to-text/transcripts/{transcription_id}/export']['get']['parameters']['query']['format'];
 
 export const TRANSCRIPTS_PAGE_SIZE = 30;
@@ -46,50 +48,20 @@ export async function exportTranscript(id: string, format: ExportFormat): Promis
   return { blob, fileName: fileNameFromDisposition(response.headers.get('content-disposition')) ?? `transcript.${format}` };
 }
 
-export interface UploadOptions {
-  languageCode?: string;
-  /** Bytes sent so far of the whole request. */
-  onUploadProgress?: (sent: number, total: number) => void;
-  /** The whole file has been sent: the server is transcribing. */
-  onUploaded?: () => void;
-  signal?: AbortSignal;
+export interface UploadOptions extends ProgressHooks {
+  settings?: TranscriptionSettings;
 }
 
 /** The transcript POST /v1/speech-to-text answers (its id names the stored transcript). */
 export type Transcription = Schemas['SpeechToTextChunkResponseModel'];
 
-/**
- * Sends a file to POST /v1/speech-to-text through XMLHttpRequest, which (unlike fetch) reports
- * the upload's progress. The session cookie authenticates; the CSRF header goes with it.
- */
-export function uploadForTranscription(file: File, opts: UploadOptions = {}): Promise<Transcription> {
-  return new Promise((resolve, reject) => {
-    const form = new FormData();
-    form.append('model_id', 'scribe_v1');
-    form.append('file', file, file.name);
-    form.append('timestamps_granularity', 'word');
-    if (opts.languageCode) form.append('language_code', opts.languageCode);
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/v1/speech-to-text');
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Accept', 'application/json');
-    const csrf = readCookie(CSRF_COOKIE);
-    if (csrf) xhr.setRequestHeader(CSRF_HEADER, csrf);
-    xhr.upload.onprogress = (e) => opts.onUploadProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
-    xhr.upload.onload = () => opts.onUploaded?.();
-    xhr.onload = () => {
-      let body: unknown = undefined;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        /* not JSON */
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as Transcription);
-      else reject(errorFromBody(xhr.status, xhr.statusText, body));
-    };
-    xhr.onerror = () => reject(new Error('The upload failed: the server could not be reached.'));
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    opts.signal?.addEventListener('abort', () => xhr.abort());
-    xhr.send(form);
-  });
+/** Sends a file to POST /v1/speech-to-text with upload progress, and the chosen options. */
+export async function uploadForTranscription(file: File, opts: UploadOptions = {}): Promise<Transcription> {
+  const form = new FormData();
+  form.append('model_id', 'scribe_v1');
+  form.append('file', file, file.name);
+  form.append('timestamps_granularity', 'word');
+  if (opts.settings) appendSettings(form, opts.settings);
+  const xhr = await uploadWithProgress({ ...opts, url: '/v1/speech-to-text', form, accept: 'application/json', size: file.size });
+  return JSON.parse(xhr.responseText) as Transcription;
 }

@@ -167,4 +167,55 @@ describe('SpeechToTextPage', () => {
     expect(await screen.findByText(/No transcripts yet/)).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE')).toBe(true);
   });
+
+  it('shows a multichannel transcript by channel and its entities where they are said', async () => {
+    const chan = (text: string, start: number, end: number, ch: number) => ({ ...word(text, start, end, `speaker_${ch}`), channel_index: ch });
+    const text = 'Hi my card is four two. Hello';
+    mockFetch({
+      'GET /api/speech-to-text/transcripts': () => jsonResponse({ transcripts: [summary], has_more: false, next_cursor: null }),
+      'GET /api/speech-to-text/transcripts/t1': () =>
+        jsonResponse({
+          ...view(),
+          transcript: {
+            language_code: 'eng',
+            language_probability: 1,
+            text,
+            words: ['Hi', 'my', 'card', 'is', 'four', 'two.']
+              .flatMap((t, i) => [chan(t, i * 0.5, i * 0.5 + 0.4, 0), space(i * 0.5 + 0.4, i * 0.5 + 0.5)])
+              .concat([chan('Hello', 5, 5.5, 1)]),
+            entities: [{ text: 'four two', entity_type: 'credit_card', start_char: 14, end_char: 22 }],
+          },
+        }),
+    });
+    renderWithProviders(<Page initial="t1" />);
+    await screen.findByTestId('stt-title');
+    expect(screen.getAllByTestId('stt-paragraph-speaker').map((p) => p.textContent)).toEqual(['Channel 1 0:00', 'Channel 2 0:05']);
+    expect(screen.getByRole('button', { name: 'Rename Channel 2' })).toBeInTheDocument();
+    const entities = within(screen.getByRole('region', { name: 'Entities' }));
+    expect(entities.getByTestId('stt-entity')).toHaveTextContent('Credit card four two');
+    const marked = screen.getAllByTestId('stt-word').filter((w) => w.dataset.entity === 'credit_card');
+    expect(marked.map((w) => w.textContent)).toEqual(['four', 'two.']);
+  });
+
+  it('labels the roles detect_speaker_roles gives and shows redaction markers', async () => {
+    mockFetch({
+      'GET /api/speech-to-text/transcripts': () => jsonResponse({ transcripts: [summary], has_more: false, next_cursor: null }),
+      'GET /api/speech-to-text/transcripts/t1': () =>
+        jsonResponse({
+          ...view(),
+          speakers: ['agent', 'customer'],
+          transcript: {
+            language_code: 'eng',
+            language_probability: 1,
+            text: 'Hello. It is {CREDIT_CARD_0}',
+            words: [word('Hello.', 0, 0.4, 'agent'), space(0.4, 1), word('It', 1, 1.2, 'customer'), space(1.2, 1.3), word('is', 1.3, 1.5, 'customer'), space(1.5, 1.6), word('{CREDIT_CARD_0}', 1.6, 4, 'customer')],
+          },
+        }),
+    });
+    renderWithProviders(<Page initial="t1" />);
+    await screen.findByTestId('stt-title');
+    expect(screen.getAllByTestId('stt-paragraph-speaker').map((p) => p.textContent)).toEqual(['Agent 0:00', 'Customer 0:01']);
+    expect(screen.queryByRole('region', { name: 'Entities' })).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('stt-word').at(-1)).toHaveClass('font-mono');
+  });
 });

@@ -17,10 +17,21 @@ import {
   transcriptAudioUrl,
   transcriptQueryKey,
   transcriptsQueryKey,
+  type DetectedEntity,
   type ExportFormat,
   type TranscriptView,
 } from '../api';
-import { activeWord, paragraphs, speakerLabel, timedWords, type Paragraph, type TimedWord } from '../api/model';
+import {
+  activeWord,
+  entityOfWords,
+  entityTypeLabel,
+  isRedactionMarker,
+  paragraphs,
+  speakerLabel,
+  timedWords,
+  type Paragraph,
+  type TimedWord,
+} from '../api/model';
 
 const EXPORTS: Array<{ format: ExportFormat; label: string }> = [
   { format: 'srt', label: 'SRT' },
@@ -70,11 +81,15 @@ const ParagraphView = memo(function ParagraphView({
   words,
   active,
   label,
+  entityOf,
+  entities,
 }: {
   paragraph: Paragraph;
   words: TimedWord[];
   active: number;
   label: string;
+  entityOf: number[];
+  entities: DetectedEntity[];
 }) {
   return (
     <div className="mb-4">
@@ -87,9 +102,14 @@ const ParagraphView = memo(function ParagraphView({
             <span
               data-word={i}
               data-testid="stt-word"
+              data-entity={entities[entityOf[i]!]?.entity_type}
+              title={entityOf[i]! >= 0 ? entityTypeLabel(entities[entityOf[i]!]!.entity_type) : undefined}
               aria-current={i === active ? 'true' : undefined}
               className={cn(
                 'cursor-pointer rounded px-0.5 hover:bg-gray-100 dark:hover:bg-gray-800',
+                // Found entities are underlined; redaction markers stand out as such.
+                entityOf[i]! >= 0 && 'underline decoration-sky-500 decoration-2 underline-offset-4',
+                isRedactionMarker(words[i]!.text) && 'bg-gray-200 font-mono text-sm dark:bg-gray-700',
                 i === active && 'bg-amber-200 text-gray-900 hover:bg-amber-200 dark:bg-amber-400',
               )}
             >
@@ -102,7 +122,17 @@ const ParagraphView = memo(function ParagraphView({
   );
 });
 
-function SpeakerNames({ view, onSave, saving }: { view: TranscriptView; onSave: (id: string, name: string) => void; saving: boolean }) {
+function SpeakerNames({
+  view,
+  channels,
+  onSave,
+  saving,
+}: {
+  view: TranscriptView;
+  channels: boolean;
+  onSave: (id: string, name: string) => void;
+  saving: boolean;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   const [name, setName] = useState('');
   const submit = (e: FormEvent) => {
@@ -113,14 +143,14 @@ function SpeakerNames({ view, onSave, saving }: { view: TranscriptView; onSave: 
   return (
     <ul aria-label="Speakers" className="flex flex-wrap gap-2">
       {view.speakers.map((id) => {
-        const label = speakerLabel(id, view.speaker_names);
+        const label = speakerLabel(id, view.speaker_names, channels);
         return (
           <li key={id}>
             {editing === id ? (
               <form onSubmit={submit} className="flex items-center gap-1">
                 <input
                   autoFocus
-                  aria-label={`Name for ${speakerLabel(id, undefined)}`}
+                  aria-label={`Name for ${speakerLabel(id, undefined, channels)}`}
                   value={name}
                   maxLength={60}
                   onChange={(e) => setName(e.target.value)}
@@ -153,6 +183,35 @@ function SpeakerNames({ view, onSave, saving }: { view: TranscriptView; onSave: 
   );
 }
 
+/** The entities entity_detection found, by type, each a button that plays from where it is said. */
+function EntityList({ entities, words, entityOf, onPlay }: { entities: DetectedEntity[]; words: TimedWord[]; entityOf: number[]; onPlay: (word: number) => void }) {
+  if (entities.length === 0) return <p className="text-sm text-gray-500">No entities were found in this transcript.</p>;
+  return (
+    <section aria-label="Entities">
+      <h3 className="mb-1 text-sm font-semibold">Entities found ({entities.length})</h3>
+      <ul className="flex flex-wrap gap-1.5">
+        {entities.map((e, k) => {
+          const first = entityOf.indexOf(k);
+          return (
+            <li key={k}>
+              <button
+                type="button"
+                data-testid="stt-entity"
+                disabled={first < 0}
+                onClick={() => onPlay(first)}
+                className="cursor-pointer rounded-lg border border-sky-200 bg-sky-50 px-2 py-1 text-left text-xs enabled:hover:bg-sky-100 dark:border-sky-900 dark:bg-sky-950"
+                title={first >= 0 ? `At ${formatTime(words[first]!.start)}` : undefined}
+              >
+                <span className="font-semibold">{entityTypeLabel(e.entity_type)}</span> {e.text}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
 /**
  * One transcript: its audio with the spoken word highlighted (a click on a word plays from
  * there), speakers that can be renamed, the text editable, exports and deletion.
@@ -170,6 +229,10 @@ export function TranscriptViewer({ id, onDeleted }: { id: string; onDeleted: () 
   const view = query.data;
   const words = useMemo(() => timedWords(view?.transcript?.words ?? []), [view]);
   const paras = useMemo(() => paragraphs(words), [words]);
+  const entities = useMemo(() => view?.transcript?.entities ?? [], [view]);
+  const entityOf = useMemo(() => entityOfWords(words, entities), [words, entities]);
+  // A multichannel transcript's speakers are its channels.
+  const channels = words.some((w) => w.channel !== undefined);
   const active = activeWord(words, time);
 
   const saved = (v: TranscriptView) => {
@@ -208,12 +271,15 @@ export function TranscriptViewer({ id, onDeleted }: { id: string; onDeleted: () 
     }
   }
 
-  const seek = (e: MouseEvent<HTMLDivElement>) => {
-    const i = (e.target as HTMLElement).closest('[data-word]')?.getAttribute('data-word');
-    const w = i == null ? undefined : words[Number(i)];
+  const playFrom = (i: number) => {
+    const w = words[i];
     if (!w || !audio) return;
     audio.currentTime = w.start;
     void audio.play()?.catch(() => undefined);
+  };
+  const seek = (e: MouseEvent<HTMLDivElement>) => {
+    const i = (e.target as HTMLElement).closest('[data-word]')?.getAttribute('data-word');
+    if (i != null) playFrom(Number(i));
   };
 
   if (query.isPending) return <p className="text-sm text-gray-500">Loading the transcript…</p>;
@@ -253,7 +319,7 @@ export function TranscriptViewer({ id, onDeleted }: { id: string; onDeleted: () 
       {v.transcript && (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
-            <SpeakerNames view={v} saving={edit.isPending} onSave={(sp, name) => edit.mutate({ speaker_names: { [sp]: name } })} />
+            <SpeakerNames view={v} channels={channels} saving={edit.isPending} onSave={(sp, name) => edit.mutate({ speaker_names: { [sp]: name } })} />
             <div className="flex flex-wrap gap-1" role="group" aria-label="Download">
               {EXPORTS.map((x) => (
                 <Button key={x.format} variant="outline" size="sm" loading={exporting === x.format} onClick={() => void download(x.format)}>
@@ -262,6 +328,7 @@ export function TranscriptViewer({ id, onDeleted }: { id: string; onDeleted: () 
               ))}
             </div>
           </div>
+          {v.transcript.entities && <EntityList entities={entities} words={words} entityOf={entityOf} onPlay={playFrom} />}
           {editingText === null ? (
             <>
               <div onClick={seek} data-testid="stt-text" className="text-base">
@@ -274,7 +341,9 @@ export function TranscriptViewer({ id, onDeleted }: { id: string; onDeleted: () 
                       paragraph={p}
                       words={words}
                       active={active >= first && active <= last ? active : -1}
-                      label={speakerLabel(p.speaker, v.speaker_names)}
+                      label={speakerLabel(p.speaker, v.speaker_names, channels)}
+                      entityOf={entityOf}
+                      entities={entities}
                     />
                   );
                 })}

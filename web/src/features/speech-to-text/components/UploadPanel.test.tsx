@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/utils';
 import { UploadPanel } from './UploadPanel';
@@ -87,5 +88,60 @@ describe('UploadPanel', () => {
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('notes.txt: The file is not audio or video');
     expect(screen.getByRole('button', { name: 'Choose a file' })).toBeEnabled();
+  });
+
+  it('sends the chosen options; roles need diarization and multichannel excludes it', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXHR);
+    const user = userEvent.setup();
+    renderWithProviders(<UploadPanel onTranscribed={vi.fn()} />);
+    const roles = screen.getByLabelText('Agent and customer');
+    expect(roles).toBeDisabled();
+    await user.click(screen.getByLabelText('Tell speakers apart'));
+    expect(roles).toBeEnabled();
+    await user.click(roles);
+    await user.type(screen.getByLabelText('Number of speakers'), '2');
+    await user.selectOptions(screen.getByLabelText('Find entities'), 'pci');
+    await user.click(screen.getByLabelText('Redact them'));
+    await user.selectOptions(screen.getByLabelText('Marker'), 'redacted');
+    await user.type(screen.getByLabelText('Keyterms'), 'Timbre{Enter}Harvard sentences');
+
+    const file = new File([new Uint8Array(10)], 'call.wav', { type: 'audio/wav' });
+    fireEvent.change(screen.getByLabelText('Audio file'), { target: { files: [file] } });
+    const body = FakeXHR.last!.body!;
+    expect(body.get('diarize')).toBe('true');
+    expect(body.get('num_speakers')).toBe('2');
+    expect(body.get('detect_speaker_roles')).toBe('true');
+    expect(body.get('entity_detection')).toBe('pci');
+    expect(body.get('entity_redaction')).toBe('pci');
+    expect(body.get('entity_redaction_mode')).toBe('redacted');
+    expect(body.getAll('keyterms')).toEqual(['Timbre', 'Harvard sentences']);
+    expect(body.get('use_multi_channel')).toBeNull();
+    FakeXHR.last!.answer(200, { transcription_id: 't1', text: '', words: [], language_code: 'eng', language_probability: 1 });
+    await waitFor(() => expect(screen.getByLabelText('Tell speakers apart')).toBeEnabled());
+
+    // Channels as speakers: diarization and roles are switched off and not sent.
+    await user.click(screen.getByLabelText('Each channel is a speaker'));
+    expect(screen.getByLabelText('Tell speakers apart')).toBeDisabled();
+    expect(screen.getByLabelText('Agent and customer')).toBeDisabled();
+    await user.selectOptions(screen.getByLabelText('Channels in the result'), 'combined');
+    expect(screen.getByLabelText('Find entities')).toBeDisabled();
+    fireEvent.change(screen.getByLabelText('Audio file'), { target: { files: [file] } });
+    const second = FakeXHR.last!.body!;
+    expect(second.get('use_multi_channel')).toBe('true');
+    expect(second.get('multichannel_output_style')).toBe('combined');
+    expect(second.get('diarize')).toBeNull();
+    expect(second.get('detect_speaker_roles')).toBeNull();
+    expect(second.get('entity_detection')).toBeNull();
+  });
+
+  it('refuses to upload with options the API would refuse, saying which', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXHR);
+    const user = userEvent.setup();
+    renderWithProviders(<UploadPanel onTranscribed={vi.fn()} />);
+    await user.type(screen.getByLabelText('Keyterms'), 'one two three four five six');
+    expect(screen.getByText(/is too long/)).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Audio file'), { target: { files: [new File([new Uint8Array(10)], 'a.wav')] } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Check the options first');
+    expect(FakeXHR.last).toBeUndefined();
   });
 });

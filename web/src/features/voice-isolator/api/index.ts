@@ -1,5 +1,5 @@
-import { client, errorFromBody, unwrap, type Schemas } from '@/lib/api';
-import { CSRF_COOKIE, CSRF_HEADER, readCookie } from '@/lib/cookies';
+import { client, unwrap, type Schemas } from '@/lib/api';
+import { uploadWithProgress, type ProgressHooks } from '@/lib/upload';
 
 export type IsolationItem = Schemas['AudioIsolationHistoryItemResponseModel'];
 export type IsolationPage = Schemas['GetAudioIsolationHistoryResponseModel'];
@@ -30,59 +30,22 @@ export interface Isolated {
   credits: number | null;
 }
 
-export interface IsolateOptions {
-  /** Bytes of the request sent so far, of total. */
-  onUploadProgress?: (sent: number, total: number) => void;
-  /** The whole file has been sent: the server is isolating. */
-  onUploaded?: () => void;
-  signal?: AbortSignal;
-}
-
-/** The error body of a failed answer (a Blob, since the request expects audio). */
-async function errorBody(response: unknown): Promise<unknown> {
-  try {
-    const text = response instanceof Blob ? await response.text() : typeof response === 'string' ? response : '';
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined; // not JSON: the status text speaks
-  }
-}
+export type IsolateOptions = ProgressHooks;
 
 /**
- * Sends audio to POST /v1/audio-isolation (multipart field `audio`) through XMLHttpRequest, which
- * (unlike fetch) reports the upload's progress. The session cookie authenticates, with the CSRF
- * header. Resolves with the isolated audio; rejects with an ApiError carrying the server's message.
+ * Sends audio to POST /v1/audio-isolation (multipart field `audio`) with upload progress.
+ * Resolves with the isolated audio; rejects with an ApiError carrying the server's message.
  */
-export function isolateAudio(file: Blob, fileName: string, opts: IsolateOptions = {}): Promise<Isolated> {
-  return new Promise((resolve, reject) => {
-    const form = new FormData();
-    form.append('audio', file, fileName);
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', ISOLATE_PATH);
-    xhr.withCredentials = true;
-    xhr.responseType = 'blob';
-    xhr.setRequestHeader('Accept', 'audio/mpeg, application/json');
-    const csrf = readCookie(CSRF_COOKIE);
-    if (csrf) xhr.setRequestHeader(CSRF_HEADER, csrf);
-    xhr.upload.onprogress = (e) => opts.onUploadProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
-    xhr.upload.onload = () => opts.onUploaded?.();
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        const type = xhr.getResponseHeader('content-type') || 'audio/mpeg';
-        const audio = xhr.response instanceof Blob ? xhr.response : new Blob([xhr.response as BlobPart], { type });
-        const cost = Number(xhr.getResponseHeader('character-cost'));
-        resolve({
-          audio,
-          id: xhr.getResponseHeader('history-item-id'),
-          credits: xhr.getResponseHeader('character-cost') !== null && Number.isFinite(cost) ? cost : null,
-        });
-        return;
-      }
-      void errorBody(xhr.response).then((body) => reject(errorFromBody(xhr.status, xhr.statusText, body)));
-    };
-    xhr.onerror = () => reject(new Error('The upload failed: the server could not be reached.'));
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
-    opts.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(form);
-  });
+export async function isolateAudio(file: Blob, fileName: string, opts: IsolateOptions = {}): Promise<Isolated> {
+  const form = new FormData();
+  form.append('audio', file, fileName);
+  const xhr = await uploadWithProgress({ ...opts, url: ISOLATE_PATH, form, accept: 'audio/mpeg, application/json', responseType: 'blob', size: file.size });
+  const type = xhr.getResponseHeader('content-type') || 'audio/mpeg';
+  const audio = xhr.response instanceof Blob ? xhr.response : new Blob([xhr.response as BlobPart], { type });
+  const cost = Number(xhr.getResponseHeader('character-cost'));
+  return {
+    audio,
+    id: xhr.getResponseHeader('history-item-id'),
+    credits: xhr.getResponseHeader('character-cost') !== null && Number.isFinite(cost) ? cost : null,
+  };
 }

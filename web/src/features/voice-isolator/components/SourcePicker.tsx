@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '@/components/Button';
-import { cn } from '@/components/cn';
 import { MicIcon } from '@/components/icons';
+import { DropZone } from '@/components/upload/DropZone';
 import { formatTime } from '@/lib/format';
-import { ACCEPTED_FILES, canRecord } from '../api/model';
-import { useRecorder } from '../hooks/useRecorder';
+import { useRecorder } from '@/lib/useRecorder';
+import { ACCEPTED_FILES, canRecord, MAX_RECORDING_SECONDS } from '../api/model';
 
 /** The recording's running time, refreshed a few times a second. */
 function Elapsed({ since }: { since: number }) {
@@ -25,64 +25,31 @@ function Elapsed({ since }: { since: number }) {
  * microphone (offered only when the browser can record). Each hands a File to onFile.
  */
 export function SourcePicker({ busy, onFile }: { busy: boolean; onFile: (file: File) => void }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const [recordable] = useState(canRecord);
-  const recorder = useRecorder(onFile);
+  const recorder = useRecorder(onFile, MAX_RECORDING_SECONDS);
   const recording = recorder.state.kind === 'recording' || recorder.state.kind === 'starting';
   const disabled = busy || recording;
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file && !disabled) onFile(file);
-  };
-
   return (
     <section aria-label="Audio to clean up" className="space-y-3">
-      <div
-        data-testid="isolator-dropzone"
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (!disabled) setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={cn(
-          'flex flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed p-8 text-center transition-colors',
-          dragging ? 'border-gray-900 bg-gray-50 dark:border-white dark:bg-gray-900' : 'border-gray-300 dark:border-gray-700',
-          disabled && 'opacity-60',
-        )}
-      >
-        <p className="text-sm font-medium">Drop an audio or video file here</p>
-        <p className="text-xs text-gray-500">mp3, wav, m4a, ogg, flac, webm, mp4, … up to 500 MB and an hour long</p>
-        <div className="flex flex-wrap items-center justify-center gap-2">
-          <Button variant="outline" onClick={() => input.current?.click()} disabled={disabled}>
-            Choose a file
-          </Button>
-          {recordable && !recording && (
-            <Button variant="outline" onClick={() => void recorder.start()} disabled={busy}>
+      <DropZone
+        accept={ACCEPTED_FILES}
+        disabled={disabled}
+        onFile={onFile}
+        hint="mp3, wav, m4a, ogg, flac, webm, mp4, … up to 500 MB and an hour long"
+        testId="isolator-dropzone"
+        inputTestId="isolator-file"
+        className="p-8"
+        actions={
+          recordable &&
+          !recording && (
+            <Button variant="outline" size="sm" onClick={() => void recorder.start()} disabled={busy}>
               <MicIcon size={16} />
               Record
             </Button>
-          )}
-        </div>
-        <input
-          ref={input}
-          type="file"
-          accept={ACCEPTED_FILES}
-          className="sr-only"
-          aria-label="Audio file"
-          data-testid="isolator-file"
-          disabled={disabled}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = ''; // the same file may be chosen again
-            if (file) onFile(file);
-          }}
-        />
-      </div>
+          )
+        }
+      />
 
       {recording && (
         <div

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button } from '@/components/Button';
-import { AlertIcon, DownloadIcon } from '@/components/icons';
-import { Spinner } from '@/components/Spinner';
+import { DownloadIcon } from '@/components/icons';
+import { UploadProgress } from '@/components/upload/UploadProgress';
+import { useUpload } from '@/components/upload/useUpload';
 import { formatNumber } from '@/lib/format';
 import { forgetPeaks, loadPeaks } from '@/lib/player/peaks';
 import { isolateAudio, isolationHistoryQueryKey } from '../api';
@@ -10,12 +10,6 @@ import { checkFile, CREDITS_PER_MINUTE, errorMessage, isolatedFileName, isolatio
 import { IsolationHistory } from './IsolationHistory';
 import { SourcePicker } from './SourcePicker';
 import { WaveformPlayer } from './WaveformPlayer';
-
-type Phase =
-  | { kind: 'idle' }
-  | { kind: 'uploading'; sent: number; total: number }
-  | { kind: 'processing'; since: number }
-  | { kind: 'failed'; message: string };
 
 interface Source {
   name: string;
@@ -45,29 +39,6 @@ function useObjectUrl<T extends { url: string }>() {
   return [value, set] as const;
 }
 
-function ProgressBar({ label, value, testId }: { label: string; value: number; testId: string }) {
-  const pct = Math.round(value * 100);
-  return (
-    <div>
-      <div className="mb-1 flex justify-between text-xs text-gray-600 dark:text-gray-400">
-        <span>{label}</span>
-        <span>{pct} %</span>
-      </div>
-      <div
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={pct}
-        data-testid={testId}
-        className="h-2 overflow-hidden rounded-full bg-gray-200 dark:bg-gray-800"
-      >
-        <div className="h-full rounded-full bg-gray-900 transition-[width] dark:bg-white" style={{ width: `${pct}%` }} />
-      </div>
-    </div>
-  );
-}
-
 /**
  * /app/voice-isolator: upload, drop or record audio; the server removes the background noise;
  * the original and the isolated voice play side by side with their waveforms; the result
@@ -76,20 +47,11 @@ function ProgressBar({ label, value, testId }: { label: string; value: number; t
  */
 export function VoiceIsolatorPage({ onIsolated }: { onIsolated?: () => void } = {}) {
   const queryClient = useQueryClient();
-  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const upload = useUpload(errorMessage);
   const [source, setSource] = useObjectUrl<Source>();
   const [result, setResult] = useObjectUrl<Result>();
   const [audioSeconds, setAudioSeconds] = useState<number>();
-  const [now, setNow] = useState(() => Date.now());
-  const abort = useRef<AbortController | null>(null);
-  const busy = phase.kind === 'uploading' || phase.kind === 'processing';
-
-  useEffect(() => {
-    if (phase.kind !== 'processing') return;
-    const t = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(t);
-  }, [phase.kind]);
-  useEffect(() => () => abort.current?.abort(), []);
+  const busy = upload.busy;
 
   async function isolate(file: File) {
     if (busy) return;
@@ -97,7 +59,7 @@ export function VoiceIsolatorPage({ onIsolated }: { onIsolated?: () => void } = 
     setResult(null);
     if (refused) {
       setSource(null);
-      setPhase({ kind: 'failed', message: `${file.name}: ${refused}` });
+      upload.fail(file.name, refused);
       return;
     }
     const url = URL.createObjectURL(file);
@@ -105,32 +67,11 @@ export function VoiceIsolatorPage({ onIsolated }: { onIsolated?: () => void } = 
     setAudioSeconds(undefined);
     // The same decode draws the original's waveform; its duration feeds the progress estimate.
     void loadPeaks(url).then((p) => p && setAudioSeconds(p.duration));
-    const ctl = new AbortController();
-    abort.current = ctl;
-    setPhase({ kind: 'uploading', sent: 0, total: file.size });
-    try {
-      const out = await isolateAudio(file, file.name, {
-        signal: ctl.signal,
-        onUploadProgress: (sent, total) => setPhase((p) => (p.kind === 'uploading' ? { kind: 'uploading', sent, total } : p)),
-        onUploaded: () => {
-          const since = Date.now();
-          setNow(since);
-          setPhase({ kind: 'processing', since });
-        },
-      });
-      setResult({ url: URL.createObjectURL(out.audio), id: out.id, credits: out.credits });
-      setPhase({ kind: 'idle' });
-      void queryClient.invalidateQueries({ queryKey: isolationHistoryQueryKey });
-      onIsolated?.();
-    } catch (err) {
-      if (ctl.signal.aborted) {
-        setPhase({ kind: 'idle' });
-        return;
-      }
-      setPhase({ kind: 'failed', message: `${file.name}: ${errorMessage(err)}` });
-    } finally {
-      if (abort.current === ctl) abort.current = null;
-    }
+    const out = await upload.run(file.name, file.size, (hooks) => isolateAudio(file, file.name, hooks));
+    if (!out) return;
+    setResult({ url: URL.createObjectURL(out.audio), id: out.id, credits: out.credits });
+    void queryClient.invalidateQueries({ queryKey: isolationHistoryQueryKey });
+    onIsolated?.();
   }
 
   const resultName = isolatedFileName(source?.name);
@@ -148,33 +89,16 @@ export function VoiceIsolatorPage({ onIsolated }: { onIsolated?: () => void } = 
         <SourcePicker busy={busy} onFile={(f) => void isolate(f)} />
       </div>
 
-      {phase.kind === 'uploading' && (
-        <div className="mt-4 space-y-1" aria-live="polite">
-          <p className="truncate text-sm">Uploading {source?.name}…</p>
-          <ProgressBar label="Upload" value={phase.total > 0 ? phase.sent / phase.total : 0} testId="isolator-upload-progress" />
-          <Button variant="ghost" size="sm" onClick={() => abort.current?.abort()}>
-            Cancel
-          </Button>
-        </div>
-      )}
-      {phase.kind === 'processing' && (
-        <div className="mt-4 space-y-1" aria-live="polite">
-          <p className="flex items-center gap-2 truncate text-sm">
-            <Spinner /> Isolating the voice in {source?.name}…
-          </p>
-          <ProgressBar
-            label="Isolation (estimated)"
-            value={isolationProgress((now - phase.since) / 1000, audioSeconds)}
-            testId="isolator-processing-progress"
-          />
-        </div>
-      )}
-      {phase.kind === 'failed' && (
-        <p role="alert" className="mt-4 flex items-start gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-          <AlertIcon size={16} className="mt-0.5 shrink-0" />
-          <span>{phase.message}</span>
-        </p>
-      )}
+      <div className="mt-4">
+        <UploadProgress
+          phase={upload.phase}
+          onCancel={upload.cancel}
+          processingText={(name) => `Isolating the voice in ${name}…`}
+          processingLabel="Isolation (estimated)"
+          estimate={(elapsed) => isolationProgress(elapsed, audioSeconds)}
+          testIds={{ upload: 'isolator-upload-progress', processing: 'isolator-processing-progress' }}
+        />
+      </div>
 
       {source && (
         <section aria-label="Before and after" className="mt-6 grid gap-4 md:grid-cols-2">

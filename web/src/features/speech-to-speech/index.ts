@@ -1,0 +1,1 @@
+export { SpeechToSpeechPage } from './components/SpeechToSpeechPage';
