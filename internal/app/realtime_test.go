@@ -407,8 +407,21 @@ func TestRealtimeSpeechToTextShutdown(t *testing.T) {
 		send(t, conn, map[string]any{"message_type": "input_audio_chunk", "audio_base_64": base64.StdEncoding.EncodeToString(pcm[:n])})
 		pcm = pcm[n:]
 	}
-	// Wait until every chunk was fed: the partials stop changing.
+	// Wait until the audio was heard — the latest partial holds most of the words (on a busy
+	// machine the decoder can fall seconds behind the socket, and a quiet spell alone does not
+	// say it caught up) — and then until the partials stop changing.
 	waitFor(t, msgs, "partial_transcript", 1, 30*time.Second)
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		latest := ""
+		for _, m := range msgs() {
+			if m.MessageType == "partial_transcript" {
+				latest = m.Text
+			}
+		}
+		if found, total := recognised(realtimeText, latest); found*10 >= total*6 {
+			break
+		}
+	}
 	for n, quiet := 0, time.Now(); time.Since(quiet) < 1500*time.Millisecond; time.Sleep(50 * time.Millisecond) {
 		if m := len(msgs()); m != n {
 			n, quiet = m, time.Now()
