@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// Voice safety controls (the API's safety_control enum; no row means NONE).
+const (
+	SafetyNone    = "NONE"
+	SafetyBan     = "BAN"
+	SafetyCaptcha = "CAPTCHA"
+)
+
+// VoiceSafety is the safety control on a voice and when it was set.
+type VoiceSafety struct {
+	Control string // SafetyNone, SafetyBan or SafetyCaptcha
+	SetAt   int64
+}
+
+// SetVoiceSafety sets the control on any voice (an operator's act: not scoped to a workspace).
+// NONE removes it. ErrNotFound when there is no such voice.
+func (db *DB) SetVoiceSafety(ctx context.Context, voiceID, control string, nowUnix int64) error {
+	return db.InTx(ctx, func(tx *Tx) error {
+		var one int
+		if err := tx.queryRow(ctx, `SELECT 1 FROM voices WHERE id = ?`, voiceID).Scan(&one); err != nil {
+			return notFound(err)
+		}
+		if control == SafetyNone {
+			_, err := tx.exec(ctx, `DELETE FROM voice_safety WHERE voice_id = ?`, voiceID)
+			return err
+		}
+		_, err := tx.exec(ctx, `INSERT INTO voice_safety (voice_id, control, set_at_unix) VALUES (?, ?, ?)
+			ON CONFLICT (voice_id) DO UPDATE SET control = excluded.control, set_at_unix = excluded.set_at_unix`, voiceID, control, nowUnix)
+		return err
+	})
+}
+
+// VoiceSafetyOf returns the control on a voice (NONE when none is set).
+func (db *DB) VoiceSafetyOf(ctx context.Context, voiceID string) (VoiceSafety, error) {
+	s := VoiceSafety{Control: SafetyNone}
+	err := db.queryRow(ctx, `SELECT control, set_at_unix FROM voice_safety WHERE voice_id = ?`, voiceID).Scan(&s.Control, &s.SetAt)
+	if err = notFound(err); errors.Is(err, ErrNotFound) {
+		return VoiceSafety{Control: SafetyNone}, nil
+	}
+	return s, err
+}
+
+// VoiceSafetyControls returns the controls set on any of the voices (voices without one are absent).
+func (db *DB) VoiceSafetyControls(ctx context.Context, voiceIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(voiceIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(voiceIDs))
+	for i, id := range voiceIDs {
+		args[i] = id
+	}
+	rows, err := db.query(ctx, `SELECT voice_id, control FROM voice_safety WHERE voice_id IN (`+placeholders(len(voiceIDs))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, c string
+		if err := rows.Scan(&id, &c); err != nil {
+			return nil, err
+		}
+		out[id] = c
+	}
+	return out, rows.Err()
+}
+
+// VoiceCaptcha is a workspace's captcha for a voice: the sentence to read and its state.
+type VoiceCaptcha struct {
+	WorkspaceID, VoiceID, Text string
+	IssuedAt, PassedAt         int64
+	Attempts                   int
+}
+
+// IssueVoiceCaptcha gives the workspace a new sentence for the voice (its failed attempts start
+// again; a pass already recorded stays).
+func (db *DB) IssueVoiceCaptcha(ctx context.Context, workspaceID, voiceID, text string, nowUnix int64) error {
+	_, err := db.exec(ctx, `INSERT INTO voice_captchas (workspace_id, voice_id, text, issued_at_unix, attempts, passed_at_unix) VALUES (?, ?, ?, ?, 0, 0)
+		ON CONFLICT (workspace_id, voice_id) DO UPDATE SET text = excluded.text, issued_at_unix = excluded.issued_at_unix, attempts = 0`,
+		workspaceID, voiceID, text, nowUnix)
+	return err
+}
+
+// VoiceCaptchaOf returns the workspace's captcha for the voice, or ErrNotFound.
+func (db *DB) VoiceCaptchaOf(ctx context.Context, workspaceID, voiceID string) (*VoiceCaptcha, error) {
+	c := &VoiceCaptcha{}
+	err := db.queryRow(ctx, `SELECT workspace_id, voice_id, text, issued_at_unix, attempts, passed_at_unix FROM voice_captchas
+		WHERE workspace_id = ? AND voice_id = ?`, workspaceID, voiceID).Scan(&c.WorkspaceID, &c.VoiceID, &c.Text, &c.IssuedAt, &c.Attempts, &c.PassedAt)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return c, nil
+}
+
+// FailVoiceCaptcha counts a failed attempt at the sentence issued at issuedAt and returns the
+// attempts made (ErrNotFound when another sentence was issued meanwhile).
+func (db *DB) FailVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, issuedAt int64) (int, error) {
+	var n int
+	err := db.queryRow(ctx, `UPDATE voice_captchas SET attempts = attempts + 1 WHERE workspace_id = ? AND voice_id = ? AND issued_at_unix = ?
+		RETURNING attempts`, workspaceID, voiceID, issuedAt).Scan(&n)
+	return n, notFound(err)
+}
+
+// PassVoiceCaptcha records that the workspace read the sentence.
+func (db *DB) PassVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, nowUnix int64) error {
+	return affected(db.exec(ctx, `UPDATE voice_captchas SET passed_at_unix = ? WHERE workspace_id = ? AND voice_id = ?`, nowUnix, workspaceID, voiceID))
+}
