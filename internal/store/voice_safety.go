@@ -36,6 +36,12 @@ func (db *DB) SetVoiceSafety(ctx context.Context, voiceID, control string, nowUn
 	})
 }
 
+// OperatorVoice reads any voice by id, whichever workspace it belongs to: for the operator's
+// commands only (never for a request of a workspace).
+func (db *DB) OperatorVoice(ctx context.Context, id string) (*Voice, error) {
+	return scanVoice(db.queryRow(ctx, `SELECT `+voiceSelect+` FROM voices WHERE id = ?`, id))
+}
+
 // VoiceSafetyOf returns the control on a voice (NONE when none is set).
 func (db *DB) VoiceSafetyOf(ctx context.Context, voiceID string) (VoiceSafety, error) {
 	s := VoiceSafety{Control: SafetyNone}

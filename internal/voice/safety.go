@@ -14,6 +14,7 @@ import (
 	"timbre/internal/engine"
 	"timbre/internal/errs"
 	"timbre/internal/store"
+	"timbre/internal/webhook"
 )
 
 // Voice safety (spec §4): an operator sets a voice's safety_control with
@@ -112,11 +113,41 @@ func (s *Service) SetSafety(ctx context.Context, voiceID, control string) error 
 	if control != store.SafetyNone && control != store.SafetyBan && control != store.SafetyCaptcha {
 		return errs.Errorf(errs.Invalid, "invalid_safety_control", "safety_control must be NONE, BAN or CAPTCHA, not %q.", control)
 	}
-	err := s.DB.SetVoiceSafety(ctx, voiceID, control, s.now().Unix())
+	before, err := s.DB.VoiceSafetyOf(ctx, voiceID)
+	if err != nil {
+		return err
+	}
+	err = s.DB.SetVoiceSafety(ctx, voiceID, control, s.now().Unix())
 	if errors.Is(err, store.ErrNotFound) {
 		return ErrVoiceNotFound(voiceID)
 	}
-	return err
+	if err != nil || control != store.SafetyBan || before.Control == store.SafetyBan {
+		return err
+	}
+	return s.notifyBan(ctx, voiceID)
+}
+
+// notifyBan tells the workspaces that copied a newly banned voice from the library that it is
+// gone (voice_removed). The ban stands whatever happens here; the error says who was not told.
+func (s *Service) notifyBan(ctx context.Context, voiceID string) error {
+	if s.CopiedBy == nil || s.Removals == nil {
+		return nil
+	}
+	workspaces, err := s.CopiedBy(ctx, voiceID)
+	if err != nil || len(workspaces) == 0 {
+		return err
+	}
+	v, err := s.DB.OperatorVoice(ctx, voiceID)
+	if err != nil {
+		return err
+	}
+	now := s.now().Unix()
+	err = s.Removals.NotifyVoiceRemoval(ctx, workspaces, webhook.VoiceRemoval{Type: webhook.VoiceRemoved, VoiceID: v.ID, VoiceName: v.Name,
+		Reason: "banned", RemovalDateUnix: &now})
+	if err != nil {
+		return fmt.Errorf("the voice is banned, but removal notices could not be queued: %w", err)
+	}
+	return nil
 }
 
 // Captcha is a sentence to read aloud and, when the voice's engine can, the sentence spoken

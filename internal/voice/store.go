@@ -24,6 +24,7 @@ type Store interface {
 	VoiceSamplesOf(ctx context.Context, workspaceID string, voiceIDs []string) (map[string][]store.VoiceSample, error)
 	VoiceSample(ctx context.Context, workspaceID, voiceID, sampleID string) (*store.VoiceSample, error)
 	// Voice safety: the operator's controls and each workspace's voice captcha.
+	OperatorVoice(ctx context.Context, id string) (*store.Voice, error)
 	SetVoiceSafety(ctx context.Context, voiceID, control string, nowUnix int64) error
 	VoiceSafetyOf(ctx context.Context, voiceID string) (store.VoiceSafety, error)
 	IssueVoiceCaptcha(ctx context.Context, workspaceID, voiceID, text string, nowUnix int64) error

@@ -15,6 +15,7 @@ import (
 	"timbre/internal/engine"
 	"timbre/internal/errs"
 	"timbre/internal/store"
+	"timbre/internal/webhook"
 )
 
 // Service resolves voices and their settings.
@@ -34,6 +35,17 @@ type Service struct {
 	// the voice (tts.Service.Say; nil: the captcha is text only).
 	Recognizers []engine.Recognizer
 	Speak       func(ctx context.Context, v *store.Voice, text string) ([]byte, error)
+	// Removals sends library removal notices when a voice is banned (*webhook.Service).
+	// CopiedBy lists the workspaces that copied a voice from the voice library: the library
+	// sets it (nil: nobody has copies, so a ban notifies no one). The library also calls
+	// Removals.NotifyVoiceRemoval itself when a shared voice is withdrawn.
+	Removals RemovalNotifier
+	CopiedBy func(ctx context.Context, voiceID string) ([]string, error)
+}
+
+// RemovalNotifier delivers library removal notices (webhook.Service.NotifyVoiceRemoval).
+type RemovalNotifier interface {
+	NotifyVoiceRemoval(ctx context.Context, workspaceIDs []string, n webhook.VoiceRemoval) error
 }
 
 // ErrVoiceNotFound is the API's voice_not_found error.
