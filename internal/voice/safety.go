@@ -266,7 +266,7 @@ func (s *Service) VerifyCaptcha(ctx context.Context, c *access.Caller, voiceID s
 		return nil, err
 	}
 	return nil, errs.Errorf(errs.Invalid, "voice_captcha_failed",
-		"The recording does not match the sentence %q: we heard %q (%.0f%% of the words wrong; at most %.0f%% pass). %d attempt(s) left for this sentence.",
+		"The recording does not match the sentence %q: we heard %q (word error rate %.0f%%; at most %.0f%% passes). %d attempt(s) left for this sentence.",
 		cp.Text, tr.Text, res.WordErrorRate, CaptchaMaxWER, max(CaptchaMaxAttempts-n, 0))
 }
 
