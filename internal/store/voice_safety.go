@@ -52,51 +52,27 @@ func (db *DB) VoiceSafetyOf(ctx context.Context, voiceID string) (VoiceSafety, e
 	return s, err
 }
 
-// VoiceSafetyControls returns the controls set on any of the voices (voices without one are absent).
-func (db *DB) VoiceSafetyControls(ctx context.Context, voiceIDs []string) (map[string]string, error) {
-	out := map[string]string{}
-	if len(voiceIDs) == 0 {
-		return out, nil
-	}
-	args := make([]any, len(voiceIDs))
-	for i, id := range voiceIDs {
-		args[i] = id
-	}
-	rows, err := db.query(ctx, `SELECT voice_id, control FROM voice_safety WHERE voice_id IN (`+placeholders(len(voiceIDs))+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, c string
-		if err := rows.Scan(&id, &c); err != nil {
-			return nil, err
-		}
-		out[id] = c
-	}
-	return out, rows.Err()
-}
-
 // VoiceCaptcha is a workspace's captcha for a voice: the sentence to read and its state.
 type VoiceCaptcha struct {
 	WorkspaceID, VoiceID, Text string
-	IssuedAt, PassedAt         int64
+	IssuedAt                   int64 // Unix nanoseconds
+	PassedAt                   int64 // Unix seconds (0: not passed)
 	Attempts                   int
 }
 
 // IssueVoiceCaptcha gives the workspace a new sentence for the voice (its failed attempts start
 // again; a pass already recorded stays).
-func (db *DB) IssueVoiceCaptcha(ctx context.Context, workspaceID, voiceID, text string, nowUnix int64) error {
-	_, err := db.exec(ctx, `INSERT INTO voice_captchas (workspace_id, voice_id, text, issued_at_unix, attempts, passed_at_unix) VALUES (?, ?, ?, ?, 0, 0)
-		ON CONFLICT (workspace_id, voice_id) DO UPDATE SET text = excluded.text, issued_at_unix = excluded.issued_at_unix, attempts = 0`,
-		workspaceID, voiceID, text, nowUnix)
+func (db *DB) IssueVoiceCaptcha(ctx context.Context, workspaceID, voiceID, text string, nowNano int64) error {
+	_, err := db.exec(ctx, `INSERT INTO voice_captchas (workspace_id, voice_id, text, issued_at_ns, attempts, passed_at_unix) VALUES (?, ?, ?, ?, 0, 0)
+		ON CONFLICT (workspace_id, voice_id) DO UPDATE SET text = excluded.text, issued_at_ns = excluded.issued_at_ns, attempts = 0`,
+		workspaceID, voiceID, text, nowNano)
 	return err
 }
 
 // VoiceCaptchaOf returns the workspace's captcha for the voice, or ErrNotFound.
 func (db *DB) VoiceCaptchaOf(ctx context.Context, workspaceID, voiceID string) (*VoiceCaptcha, error) {
 	c := &VoiceCaptcha{}
-	err := db.queryRow(ctx, `SELECT workspace_id, voice_id, text, issued_at_unix, attempts, passed_at_unix FROM voice_captchas
+	err := db.queryRow(ctx, `SELECT workspace_id, voice_id, text, issued_at_ns, attempts, passed_at_unix FROM voice_captchas
 		WHERE workspace_id = ? AND voice_id = ?`, workspaceID, voiceID).Scan(&c.WorkspaceID, &c.VoiceID, &c.Text, &c.IssuedAt, &c.Attempts, &c.PassedAt)
 	if err != nil {
 		return nil, notFound(err)
@@ -108,7 +84,7 @@ func (db *DB) VoiceCaptchaOf(ctx context.Context, workspaceID, voiceID string) (
 // attempts made (ErrNotFound when another sentence was issued meanwhile).
 func (db *DB) FailVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, issuedAt int64) (int, error) {
 	var n int
-	err := db.queryRow(ctx, `UPDATE voice_captchas SET attempts = attempts + 1 WHERE workspace_id = ? AND voice_id = ? AND issued_at_unix = ?
+	err := db.queryRow(ctx, `UPDATE voice_captchas SET attempts = attempts + 1 WHERE workspace_id = ? AND voice_id = ? AND issued_at_ns = ?
 		RETURNING attempts`, workspaceID, voiceID, issuedAt).Scan(&n)
 	return n, notFound(err)
 }

@@ -9,7 +9,7 @@ import (
 	"timbre/internal/testdb"
 )
 
-// TestVoiceSafety: a control is set on an existing voice only, read back singly and in bulk,
+// TestVoiceSafety: a control is set on an existing voice only, read back, shown on the voice,
 // cleared by NONE; a workspace's captcha counts failures of the sentence issued and records a
 // pass, and stays its own.
 func TestVoiceSafety(t *testing.T) {
@@ -32,9 +32,11 @@ func TestVoiceSafety(t *testing.T) {
 		if s, err := db.VoiceSafetyOf(ctx, "sv1"); err != nil || s.Control != store.SafetyCaptcha || s.SetAt != 20 {
 			t.Fatalf("voice safety = %+v, %v", s, err)
 		}
-		m, err := db.VoiceSafetyControls(ctx, []string{"sv1", "other"})
-		if err != nil || len(m) != 1 || m["sv1"] != store.SafetyCaptcha {
-			t.Fatalf("controls = %v, %v", m, err)
+		if v, err := db.Voice(ctx, w.ID, "sv1"); err != nil || v.SafetyControl != store.SafetyCaptcha {
+			t.Fatalf("voice read as %+v, %v", v, err)
+		}
+		if v, err := db.OperatorVoice(ctx, "sv1"); err != nil || v.SafetyControl != store.SafetyCaptcha || v.WorkspaceID != w.ID {
+			t.Fatalf("operator read %+v, %v", v, err)
 		}
 
 		if _, err := db.VoiceCaptchaOf(ctx, w.ID, "sv1"); !errors.Is(err, store.ErrNotFound) {

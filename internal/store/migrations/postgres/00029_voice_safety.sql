@@ -13,7 +13,7 @@ CREATE TABLE voice_captchas (
     workspace_id   TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
     voice_id       TEXT NOT NULL REFERENCES voices(id) ON DELETE CASCADE,
     text           TEXT NOT NULL,
-    issued_at_unix BIGINT NOT NULL,
+    issued_at_ns   BIGINT NOT NULL, -- nanoseconds: tells one sentence from the next
     attempts       BIGINT NOT NULL DEFAULT 0,
     passed_at_unix BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (workspace_id, voice_id)
