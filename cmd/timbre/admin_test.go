@@ -58,3 +58,59 @@ func TestAdminSetPlanAndListUsers(t *testing.T) {
 	}
 	t.Logf("\n%s", out)
 }
+
+// TestAdminVoiceSafety: voice-safety sets, changes and clears a voice's safety_control in the
+// database; bad arguments and unknown voices are refused and change nothing.
+func TestAdminVoiceSafety(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := timbre(t, "admin", "create-user", "--email", "owner@example.com", "--password", "long enough pw", "--data", dir); err != nil {
+		t.Fatalf("create-user: %v %s", err, out)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, "", filepath.Join(dir, "timbre.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := db.UserByEmail(ctx, "owner@example.com")
+	if err := db.InTx(ctx, func(tx *store.Tx) error {
+		return tx.CreateVoice(ctx, store.Voice{ID: "SafetyVoice000000001", WorkspaceID: u.WorkspaceID, Name: "Clone", Category: "cloned",
+			Labels: "{}", Engine: "flite", EngineVoice: "rms", Language: "en", Prosody: "{}", CreatedAt: time.Now().Unix()})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	control := func() string {
+		db, err := store.Open(ctx, "", filepath.Join(dir, "timbre.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		s, err := db.VoiceSafetyOf(ctx, "SafetyVoice000000001")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Control
+	}
+	for _, c := range []struct{ set, want string }{{"captcha", "CAPTCHA"}, {"BAN", "BAN"}, {"none", "NONE"}, {"ban", "BAN"}} {
+		out, err := timbre(t, "admin", "voice-safety", "--voice", "SafetyVoice000000001", "--set", c.set, "--data", dir)
+		if err != nil || !strings.Contains(out, "safety_control "+c.want) {
+			t.Fatalf("voice-safety --set %s: %v %s", c.set, err, out)
+		}
+		if got := control(); got != c.want {
+			t.Fatalf("after --set %s the voice's control is %s", c.set, got)
+		}
+	}
+	for _, bad := range [][]string{
+		{"--voice", "SafetyVoice000000001", "--set", "mute"},
+		{"--voice", "SafetyVoice000000001"},
+		{"--set", "captcha"},
+		{"--voice", "NoSuchVoice", "--set", "captcha"},
+	} {
+		if out, err := timbre(t, append(append([]string{"admin", "voice-safety"}, bad...), "--data", dir)...); err == nil {
+			t.Errorf("voice-safety %v accepted: %s", bad, out)
+		}
+	}
+	if got := control(); got != "BAN" {
+		t.Fatalf("refused commands changed the control to %s", got)
+	}
+}

@@ -41,6 +41,7 @@ Usage:
   timbre admin create-api-key --email E --name N [--data DIR]
   timbre admin set-plan --email E --plan TIER [--period monthly|annual] [--data DIR]
   timbre admin list-users [--data DIR]
+  timbre admin voice-safety --voice ID --set ban|captcha|none [--data DIR]
   timbre backup  --out FILE [--data DIR]                   copy the database and audio (SQLite default), also while serving
   timbre restore --in FILE [--data DIR] [--force]          bring a backup back (with the server stopped)
 
@@ -207,9 +208,12 @@ func migrate(args []string, stdout, stderr io.Writer) error {
 }
 
 func admin(args []string, stdout, stderr io.Writer) error {
-	const commands = "create-user, create-api-key, set-plan or list-users"
+	const commands = "create-user, create-api-key, set-plan, list-users or voice-safety"
 	if len(args) == 0 {
 		return errors.New("admin needs a command: " + commands)
+	}
+	if args[0] == "voice-safety" {
+		return voiceSafety(args[1:], stdout, stderr)
 	}
 	var email, password, name, tier, period string
 	var cfg *config.Config
@@ -312,4 +316,42 @@ func listUsers(ctx context.Context, db *store.DB, stdout io.Writer) error {
 			strings.TrimSuffix(u.Period, "_period"), u.CreatedAt.Format("2006-01-02 15:04"))
 	}
 	return tw.Flush()
+}
+
+// voiceSafety sets a voice's safety_control: ban (nobody may use it; workspaces that copied it
+// from the library are sent a voice_removed notice), captcha (each workspace must read a
+// sentence aloud before using it again) or none.
+func voiceSafety(args []string, stdout, stderr io.Writer) error {
+	var voiceID, set string
+	cfg, err := parse("admin voice-safety", config.Data, args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&voiceID, "voice", "", "the voice id (required)")
+		fs.StringVar(&set, "set", "", "ban, captcha or none (required)")
+	})
+	if err != nil {
+		return err
+	}
+	if voiceID == "" {
+		return errors.New("--voice is required")
+	}
+	control := strings.ToUpper(strings.TrimSpace(set))
+	if !slices.Contains([]string{store.SafetyBan, store.SafetyCaptcha, store.SafetyNone}, control) {
+		return fmt.Errorf("--set: want ban, captcha or none, got %q", set)
+	}
+	ctx := context.Background()
+	log := logger(cfg, stderr)
+	db, err := app.Open(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc, closeQueue, err := app.VoiceSafety(ctx, cfg, db, log)
+	if err != nil {
+		return err
+	}
+	defer closeQueue()
+	if err := svc.SetSafety(ctx, voiceID, control); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "voice %s: safety_control %s\n", voiceID, control)
+	return nil
 }

@@ -183,6 +183,9 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Slots: tts.Slots{TTL: cfg.LeaseTTL},
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }, Watermark: wm}
 	a.Classifier = &classifier.Service{Watermark: wm}
+	// The voice captcha: its sentence is spoken with the voice, its recording checked by speech to text.
+	a.Voices.Speak, a.Voices.Recognizers = a.Speech.Say, a.Recognizers
+	wireVoiceSafety(a.Voices, a.Webhooks)
 
 	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers, Blob: a.Blob, Webhooks: a.Webhooks}
 	a.Realtime = stt.NewSessions()

@@ -193,6 +193,8 @@ func tenantCases() map[string]sweepCase {
 		"DELETE /v1/voices/{voice_id}":                                  {},
 		"GET /v1/voices/{voice_id}/samples/{sample_id}/audio":           {},
 		"DELETE /v1/voices/{voice_id}/samples/{sample_id}":              {},
+		"GET /v1/voices/{voice_id}/captcha":                             {},
+		"POST /v1/voices/{voice_id}/captcha":                            {},
 		"POST /v1/voices/{voice_id}/settings/edit":                      {body: body(map[string]any{"stability": 0.9, "similarity_boost": 0.1})},
 		"POST /v1/text-to-voice/{voice_id}/remix":                       {body: body(map[string]any{"voice_description": "deeper and slower"})},
 		"GET /v1/text-to-voice/{generated_voice_id}/stream":             {},

@@ -24,13 +24,18 @@ type Voice struct {
 	CreatedAt   int64
 	Voiceprint  string // JSON voiceprint.Print of a cloned or designed voice, empty for premade ones
 	CreatedBy   string // user id of the member who made a workspace voice
+	// SafetyControl is the operator's control on the voice (voice_safety; read only, "" = NONE).
+	SafetyControl string
 }
 
 const voiceCols = `id, workspace_id, name, category, description, labels, engine, engine_voice, language, prosody, preview_key, sort_order, created_at_unix, voiceprint, created_by`
 
+// voiceSelect is what reads of a voice select: its columns and its safety control.
+const voiceSelect = voiceCols + `, COALESCE((SELECT control FROM voice_safety WHERE voice_safety.voice_id = voices.id), '')`
+
 func scanVoice(row interface{ Scan(...any) error }) (*Voice, error) {
 	v := &Voice{}
-	if err := row.Scan(&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language, &v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy); err != nil {
+	if err := row.Scan(&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language, &v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy, &v.SafetyControl); err != nil {
 		return nil, notFound(err)
 	}
 	return v, nil
@@ -68,7 +73,7 @@ func (db *DB) SetVoicePreview(ctx context.Context, voiceID, key string) error {
 
 // Voice finds a voice visible to the workspace (its own or premade).
 func (db *DB) Voice(ctx context.Context, workspaceID, id string) (*Voice, error) {
-	return scanVoice(db.queryRow(ctx, `SELECT `+voiceCols+` FROM voices WHERE id = ? AND (workspace_id = ? OR workspace_id = '')`, id, workspaceID))
+	return scanVoice(db.queryRow(ctx, `SELECT `+voiceSelect+` FROM voices WHERE id = ? AND (workspace_id = ? OR workspace_id = '')`, id, workspaceID))
 }
 
 // VoiceFilter narrows ListVoices.
@@ -123,7 +128,7 @@ func (db *DB) ListVoices(ctx context.Context, workspaceID string, f VoiceFilter)
 	if f.Desc {
 		order = strings.ReplaceAll(order, ",", " DESC,") + " DESC"
 	}
-	q := `SELECT ` + voiceCols + ` FROM voices WHERE ` + cond + ` ORDER BY ` + order
+	q := `SELECT ` + voiceSelect + ` FROM voices WHERE ` + cond + ` ORDER BY ` + order
 	if f.Limit > 0 {
 		q += ` LIMIT ? OFFSET ?`
 		args = append(args, f.Limit, f.Offset)
@@ -210,7 +215,7 @@ func (tx *Tx) CountVoices(ctx context.Context, workspaceID string, categories ..
 // VoicePrints lists a workspace's own voices that carry a voiceprint (made from recordings or a
 // description): the speaker library speech to text matches diarized speakers against.
 func (db *DB) VoicePrints(ctx context.Context, workspaceID string) ([]Voice, error) {
-	rows, err := db.query(ctx, `SELECT `+voiceCols+` FROM voices WHERE workspace_id = ? AND workspace_id <> '' AND voiceprint <> '' ORDER BY created_at_unix, id`, workspaceID)
+	rows, err := db.query(ctx, `SELECT `+voiceSelect+` FROM voices WHERE workspace_id = ? AND workspace_id <> '' AND voiceprint <> '' ORDER BY created_at_unix, id`, workspaceID)
 	if err != nil {
 		return nil, err
 	}

@@ -386,19 +386,7 @@ func (s *Service) Preview(ctx context.Context, voiceID string) ([]byte, error) {
 
 // GeneratePreview synthesizes a voice's preview clip and stores it.
 func (s *Service) GeneratePreview(ctx context.Context, v *store.Voice) ([]byte, error) {
-	format, _ := audio.ParseFormat("mp3_44100_128")
-	j := &Job{Voice: v, Model: Models[0], Settings: voice.Defaults, Language: v.Language, Format: format}
-	j.Prosody = j.Settings.Prosody(voice.Base(v))
-	j.Text = voice.PreviewText(v.Language)
-	j.Normalized, j.Mapping = j.Text, identity(len(j.Text))
-	j.Spans = textnorm.SplitSentences(j.Text)
-	syn, err := s.startSynthesis(ctx, j, false)
-	if err != nil {
-		return nil, err
-	}
-	defer syn.stop()
-	syn.follow(ctx)
-	data, _, err := s.whole(ctx, j, syn)
+	data, err := s.Say(ctx, v, voice.PreviewText(v.Language))
 	if err != nil {
 		return nil, err
 	}
@@ -410,6 +398,26 @@ func (s *Service) GeneratePreview(ctx context.Context, v *store.Voice) ([]byte, 
 		return nil, err
 	}
 	return data, nil
+}
+
+// Say speaks a short text with a voice at its default settings as MP3 (44.1 kHz, 128 kb/s),
+// with no charge and no history: the server's own words (previews, the voice captcha's
+// sentence), not a user's request.
+func (s *Service) Say(ctx context.Context, v *store.Voice, text string) ([]byte, error) {
+	format, _ := audio.ParseFormat("mp3_44100_128")
+	j := &Job{Voice: v, Model: Models[0], Settings: voice.Defaults, Language: v.Language, Format: format}
+	j.Prosody = j.Settings.Prosody(voice.Base(v))
+	j.Text = text
+	j.Normalized, j.Mapping = j.Text, identity(len(j.Text))
+	j.Spans = textnorm.SplitSentences(j.Text)
+	syn, err := s.startSynthesis(ctx, j, false)
+	if err != nil {
+		return nil, err
+	}
+	defer syn.stop()
+	syn.follow(ctx)
+	data, _, err := s.whole(ctx, j, syn)
+	return data, err
 }
 
 // trackingWriter remembers whether any of the body was sent.

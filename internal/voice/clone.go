@@ -390,7 +390,7 @@ func NewVoiceID() string { return StableID("voice:" + store.NewID()) }
 
 // workspaceVoice finds a voice of the caller's workspace that may be changed by the caller.
 func (s *Service) workspaceVoice(ctx context.Context, c *access.Caller, id, action string) (*store.Voice, error) {
-	v, err := s.Get(ctx, c.WorkspaceID, id)
+	v, err := s.Lookup(ctx, c.WorkspaceID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -578,7 +578,7 @@ var errSampleNotFound = func(id string) error {
 
 // SampleAudio returns a sample's uploaded audio and its MIME type.
 func (s *Service) SampleAudio(ctx context.Context, c *access.Caller, voiceID, sampleID string) ([]byte, string, error) {
-	v, err := s.Get(ctx, c.WorkspaceID, voiceID)
+	v, err := s.Lookup(ctx, c.WorkspaceID, voiceID)
 	if err != nil {
 		return nil, "", err
 	}

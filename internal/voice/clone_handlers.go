@@ -125,7 +125,7 @@ func (h *Handlers) add(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) edit(w http.ResponseWriter, r *http.Request) error {
 	// Another workspace's voice is a 404 before its upload is read.
-	if _, err := h.Svc.Get(r.Context(), access.CallerFrom(r.Context()).WorkspaceID, r.PathValue("voice_id")); err != nil {
+	if _, err := h.Svc.Lookup(r.Context(), access.CallerFrom(r.Context()).WorkspaceID, r.PathValue("voice_id")); err != nil {
 		return err
 	}
 	req, err := parseClone(r)

@@ -29,11 +29,12 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/voices/{voice_id}/settings/edit", h.editSettings, httpx.Perm("voices_write"))
 	rt.Public("GET /v1/voices/settings/default", h.defaultSettings)
 	h.cloneRoutes(rt)
+	h.safetyRoutes(rt)
 }
 
 // Voice is the API's Voice object. Cloned voices list their samples (premade ones have none:
-// null). Timbre has no voice sharing, safety controls or per-resource permissions on voices:
-// those fields are always null.
+// null). safety_control is the operator's BAN or CAPTCHA (null when none is set). Timbre has no
+// per-resource permissions on voices: that field is always null.
 type Voice struct {
 	VoiceID                 string             `json:"voice_id"`
 	Name                    string             `json:"name"`
@@ -48,7 +49,7 @@ type Voice struct {
 	Sharing                 json.RawMessage    `json:"sharing"`
 	HighQualityBaseModelIDs []string           `json:"high_quality_base_model_ids"`
 	VerifiedLanguages       []VerifiedLanguage `json:"verified_languages"`
-	SafetyControl           json.RawMessage    `json:"safety_control"`
+	SafetyControl           *string            `json:"safety_control"`
 	VoiceVerification       VoiceVerification  `json:"voice_verification"`
 	PermissionOnResource    json.RawMessage    `json:"permission_on_resource"`
 	IsOwner                 bool               `json:"is_owner"`
@@ -120,6 +121,7 @@ func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []sto
 		HighQualityBaseModelIDs: []string{},
 		VerifiedLanguages:       verified,
 		VoiceVerification:       VoiceVerification{VerificationFailures: []string{}},
+		SafetyControl:           safetyJSON(v.SafetyControl),
 		IsOwner:                 v.WorkspaceID != "",
 		CreatedAtUnix:           v.CreatedAt,
 	}
@@ -220,7 +222,7 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	c := access.CallerFrom(r.Context())
-	v, err := h.Svc.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
+	v, err := h.Svc.Lookup(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
 	if err != nil {
 		return err
 	}
@@ -238,7 +240,7 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
 	c := access.CallerFrom(r.Context())
-	v, err := h.Svc.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
+	v, err := h.Svc.Lookup(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
 	if err != nil {
 		return err
 	}
@@ -252,7 +254,7 @@ func (h *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
 
 func (h *Handlers) editSettings(w http.ResponseWriter, r *http.Request) error {
 	c := access.CallerFrom(r.Context())
-	v, err := h.Svc.Get(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
+	v, err := h.Svc.Lookup(r.Context(), c.WorkspaceID, r.PathValue("voice_id"))
 	if err != nil {
 		return err
 	}

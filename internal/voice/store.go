@@ -23,6 +23,14 @@ type Store interface {
 	VoiceSamples(ctx context.Context, workspaceID, voiceID string) ([]store.VoiceSample, error)
 	VoiceSamplesOf(ctx context.Context, workspaceID string, voiceIDs []string) (map[string][]store.VoiceSample, error)
 	VoiceSample(ctx context.Context, workspaceID, voiceID, sampleID string) (*store.VoiceSample, error)
+	// Voice safety: the operator's controls and each workspace's voice captcha.
+	OperatorVoice(ctx context.Context, id string) (*store.Voice, error)
+	SetVoiceSafety(ctx context.Context, voiceID, control string, nowUnix int64) error
+	VoiceSafetyOf(ctx context.Context, voiceID string) (store.VoiceSafety, error)
+	IssueVoiceCaptcha(ctx context.Context, workspaceID, voiceID, text string, nowUnix int64) error
+	VoiceCaptchaOf(ctx context.Context, workspaceID, voiceID string) (*store.VoiceCaptcha, error)
+	FailVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, issuedAt int64) (int, error)
+	PassVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, nowUnix int64) error
 }
 
 var _ Store = (*store.DB)(nil)

@@ -15,6 +15,7 @@ import (
 	"timbre/internal/engine"
 	"timbre/internal/errs"
 	"timbre/internal/store"
+	"timbre/internal/webhook"
 )
 
 // Service resolves voices and their settings.
@@ -30,6 +31,21 @@ type Service struct {
 	Blob     Blobs
 	Isolator engine.Isolator
 	Now      func() time.Time
+	// Recognizers check voice captcha recordings; Speak reads the captcha's sentence aloud with
+	// the voice (tts.Service.Say; nil: the captcha is text only).
+	Recognizers []engine.Recognizer
+	Speak       func(ctx context.Context, v *store.Voice, text string) ([]byte, error)
+	// Removals sends library removal notices when a voice is banned (*webhook.Service).
+	// CopiedBy lists the workspaces that copied a voice from the voice library: the library
+	// sets it (nil: nobody has copies, so a ban notifies no one). The library also calls
+	// Removals.NotifyVoiceRemoval itself when a shared voice is withdrawn.
+	Removals RemovalNotifier
+	CopiedBy func(ctx context.Context, voiceID string) ([]string, error)
+}
+
+// RemovalNotifier delivers library removal notices (webhook.Service.NotifyVoiceRemoval).
+type RemovalNotifier interface {
+	NotifyVoiceRemoval(ctx context.Context, workspaceIDs []string, n webhook.VoiceRemoval) error
 }
 
 // ErrVoiceNotFound is the API's voice_not_found error.
@@ -96,8 +112,23 @@ func engineHasVoice(ctx context.Context, eng engine.Synthesizer, name string) bo
 	return err == nil
 }
 
-// Get finds a voice visible to the workspace.
+// Get finds a voice visible to the workspace, to be used (spoken with, converted to, remixed,
+// shared): a voice under a safety control is refused here (see CheckSafety), so every product
+// that resolves its voice through Get obeys BAN and CAPTCHA. Showing, editing or deleting a
+// voice uses Lookup.
 func (s *Service) Get(ctx context.Context, workspaceID, id string) (*store.Voice, error) {
+	v, err := s.Lookup(ctx, workspaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.CheckSafety(ctx, workspaceID, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Lookup finds a voice visible to the workspace whatever its safety control (to show it).
+func (s *Service) Lookup(ctx context.Context, workspaceID, id string) (*store.Voice, error) {
 	v, err := s.DB.Voice(ctx, workspaceID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrVoiceNotFound(id)

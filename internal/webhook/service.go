@@ -158,8 +158,47 @@ func (s *Service) Emit(ctx context.Context, workspaceID, event string, payload a
 	if err != nil {
 		return err
 	}
-	_, err = s.enqueue(ctx, hooks, event, payload)
+	_, err = s.enqueue(ctx, hooks, event, "", payload)
 	return err
+}
+
+// The body types of the voice_library_removal_notice event (ElevenLabs sends these three).
+const (
+	VoiceRemovalNotice          = "voice_removal_notice"           // a voice the workspace uses will be removed at removal_date_unix
+	VoiceRemovalNoticeWithdrawn = "voice_removal_notice_withdrawn" // the removal announced earlier will not happen
+	VoiceRemoved                = "voice_removed"                  // the voice is removed now and can no longer be used
+)
+
+// VoiceRemoval is the data of a library removal notice.
+type VoiceRemoval struct {
+	Type      string `json:"-"` // VoiceRemovalNotice, VoiceRemovalNoticeWithdrawn or VoiceRemoved
+	VoiceID   string `json:"voice_id"`
+	VoiceName string `json:"voice_name"`
+	// Reason is why: "banned" (an operator's safety control) or "withdrawn" (its owner stopped sharing it).
+	Reason          string `json:"reason"`
+	RemovalDateUnix *int64 `json:"removal_date_unix"` // when it goes (null for withdrawn notices)
+}
+
+// NotifyVoiceRemoval sends a library removal notice (the workspace event
+// voice_library_removal_notice, body type n.Type) to every enabled webhook subscribed to it in
+// each of the workspaces: those that copied the voice from the library. An operator's BAN calls
+// it (voice.Service.SetSafety); the voice library calls it when a shared voice is withdrawn.
+// Deliveries are queued; an error means some could not be.
+func (s *Service) NotifyVoiceRemoval(ctx context.Context, workspaceIDs []string, n VoiceRemoval) error {
+	if n.Type != VoiceRemovalNotice && n.Type != VoiceRemovalNoticeWithdrawn && n.Type != VoiceRemoved {
+		return fmt.Errorf("webhook: unknown removal notice type %q", n.Type)
+	}
+	var errList []error
+	for _, ws := range workspaceIDs {
+		hooks, err := s.DB.ActiveWebhooksFor(ctx, ws, "voice_library_removal_notice")
+		if err == nil {
+			_, err = s.enqueue(ctx, hooks, "voice_library_removal_notice", n.Type, n)
+		}
+		if err != nil {
+			errList = append(errList, fmt.Errorf("workspace %s: %w", ws, err))
+		}
+	}
+	return errors.Join(errList...)
 }
 
 // EmitTo delivers an event to one webhook of the workspace (a request that names its webhook,
@@ -175,7 +214,7 @@ func (s *Service) EmitTo(ctx context.Context, workspaceID, webhookID, event stri
 	if wh.IsDisabled || wh.IsAutoDisabled {
 		return nil
 	}
-	_, err = s.enqueue(ctx, []store.Webhook{*wh}, event, payload)
+	_, err = s.enqueue(ctx, []store.Webhook{*wh}, event, "", payload)
 	return err
 }
 
@@ -192,7 +231,7 @@ var ErrNoQueue = errors.New("webhook: the job queue is not running; event not de
 // {"type": "webhook_test", "event_timestamp": <unix seconds>, "data": {"webhook_id",
 // "workspace_id", "message"}}. The caller checks the webhook is enabled.
 func (s *Service) SendTest(ctx context.Context, wh *store.Webhook) (string, error) {
-	ids, err := s.enqueue(ctx, []store.Webhook{*wh}, TestEvent, testPayload{
+	ids, err := s.enqueue(ctx, []store.Webhook{*wh}, TestEvent, "", testPayload{
 		WebhookID: wh.ID, WorkspaceID: wh.WorkspaceID,
 		Message: "This is a test event from Timbre: your endpoint received and can verify it.",
 	})
@@ -216,12 +255,15 @@ type testPayload struct {
 	Message     string `json:"message"`
 }
 
-// enqueue queues one delivery of the event per webhook and returns the delivery ids.
-func (s *Service) enqueue(ctx context.Context, hooks []store.Webhook, event string, payload any) ([]string, error) {
+// enqueue queues one delivery of the event per webhook and returns the delivery ids. typ is
+// the body's type ("" = the event's usual one).
+func (s *Service) enqueue(ctx context.Context, hooks []store.Webhook, event, typ string, payload any) ([]string, error) {
 	if len(hooks) == 0 {
 		return nil, nil
 	}
-	typ := payloadType[event]
+	if typ == "" {
+		typ = payloadType[event]
+	}
 	if typ == "" {
 		typ = event
 	}

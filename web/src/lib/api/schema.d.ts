@@ -2280,6 +2280,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/voices/{voice_id}/captcha": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get voice captcha
+         * @description A voice an operator put under `safety_control` CAPTCHA can be used by a workspace again once the workspace reads a sentence aloud. This issues a new sentence to the caller's workspace (replacing any earlier one and its failed attempts) and returns it as text and, when the voice's engine can say it, spoken with the voice (base64 MP3). The captcha is per workspace: one member's pass unblocks the voice for the workspace until the operator sets the control again.
+         */
+        get: operations["timbre_get_voice_captcha"];
+        put?: never;
+        /**
+         * Verify voice captcha
+         * @description Checks a recording of the sentence from `GET /v1/voices/{voice_id}/captcha` by speech to text: a transcript whose word error rate against the sentence is at most 50 % passes, and the voice is usable by the workspace again. A failing recording is counted; after 5 failures a new sentence must be fetched.
+         */
+        post: operations["timbre_verify_voice_captcha"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/text-to-voice/create-previews": {
         parameters: {
             query?: never;
@@ -8039,6 +8063,26 @@ export interface components {
              * @description The voice's preview URL, if applicable.
              */
             preview_url?: string | null;
+        };
+        VoiceCaptchaResponse: {
+            /** @description The sentence to read aloud. */
+            text: string;
+            /** @description The sentence spoken with the voice, base64-encoded; null when the voice's engine cannot say it. */
+            audio_base64: string | null;
+            /** @description The MIME type of audio_base64 (audio/mpeg). */
+            audio_mime_type: string;
+            /** @description Recordings this sentence allows. */
+            attempts_remaining: number;
+            /** @description The highest word error rate (percent) that passes. */
+            max_word_error_rate: number;
+        };
+        VoiceCaptchaVerifyResponse: {
+            /** @description "ok". */
+            status: string;
+            /** @description What speech to text heard. */
+            transcript: string;
+            /** @description The transcript's word error rate against the sentence, percent. */
+            word_error_rate: number;
         };
         /** VoiceDesignRequestModel */
         VoiceDesignRequestModel: {
@@ -14379,6 +14423,181 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_voice_captcha: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voice under safety_control CAPTCHA. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sentence to read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceCaptchaResponse"];
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_banned`: the voice is under BAN; or the key lacks `voices_read`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_captcha_not_required`: the voice is not under CAPTCHA. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_verify_voice_captcha: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voice under safety_control CAPTCHA. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The sentence read aloud (any audio ffmpeg decodes; at most 10 MB and 60 s).
+                     */
+                    recording: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The recording passed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceCaptchaVerifyResponse"];
+                };
+            };
+            /** @description `voice_captcha_failed`: the recording does not match the sentence; the message says what was heard and how many attempts are left. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_banned`; or the key lacks `voices_write`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_captcha_not_required` or `voice_captcha_not_issued` (fetch the sentence first). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The recording is larger than 10 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `recording` missing, not decodable audio, or shorter than 0.5 s / longer than 60 s. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description `voice_captcha_attempts_exceeded`: fetch a new sentence. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_captcha_unavailable`: no speech recogniser is configured. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -1,0 +1,1 @@
+export { VoiceSafetyDialogs, VoiceBlockedDialog, VoiceCaptchaDialog } from './components/VoiceSafetyDialogs';
