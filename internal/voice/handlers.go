@@ -29,11 +29,12 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/voices/{voice_id}/settings/edit", h.editSettings, httpx.Perm("voices_write"))
 	rt.Public("GET /v1/voices/settings/default", h.defaultSettings)
 	h.cloneRoutes(rt)
+	h.libraryRoutes(rt)
 }
 
 // Voice is the API's Voice object. Cloned voices list their samples (premade ones have none:
-// null). Timbre has no voice sharing, safety controls or per-resource permissions on voices:
-// those fields are always null.
+// null). sharing is set for voices published to the library and copies of library voices;
+// Timbre has no safety controls or per-resource permissions on voices: those are always null.
 type Voice struct {
 	VoiceID                 string             `json:"voice_id"`
 	Name                    string             `json:"name"`
@@ -86,7 +87,9 @@ type VerifiedLanguage struct {
 }
 
 // JSON renders a voice without samples (a voice made without recordings) as the API's Voice object.
-func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice { return h.WithSamples(v, settings, nil) }
+func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice {
+	return h.WithSamples(v, settings, nil)
+}
 
 // WithSamples renders a voice as the API's Voice object with its samples.
 func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []store.VoiceSample) Voice {
@@ -150,6 +153,9 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	for i := range voices {
 		out = append(out, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
 	}
+	if err := h.withSharing(r, c, voices, out); err != nil {
+		return err
+	}
 	httpx.WriteJSON(w, http.StatusOK, VoiceList{Voices: out})
 	return nil
 }
@@ -195,7 +201,7 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	c := access.CallerFrom(r.Context())
 	voices, total, err := h.Svc.DB.ListVoices(r.Context(), c.WorkspaceID, store.VoiceFilter{
 		Search: q.Get("search"), Category: category, VoiceType: voiceType, Sort: sortBy, Desc: dir == "desc",
-		Offset: offset, Limit: size, IDs: q["voice_ids"],
+		Offset: offset, Limit: size, IDs: q["voice_ids"], CollectionID: q.Get("collection_id"),
 	})
 	if err != nil {
 		return err
@@ -207,6 +213,9 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	page := VoicePage{Voices: make([]Voice, 0, len(voices)), HasMore: offset+len(voices) < total, TotalCount: total}
 	for i := range voices {
 		page.Voices = append(page.Voices, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
+	}
+	if err := h.withSharing(r, c, voices, page.Voices); err != nil {
+		return err
 	}
 	if page.HasMore {
 		next := strconv.Itoa(offset + len(voices))
@@ -230,7 +239,11 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.WithSamples(v, &s, samples))
+	out := []Voice{h.WithSamples(v, &s, samples)}
+	if err := h.withSharing(r, c, []store.Voice{*v}, out); err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out[0])
 	return nil
 }
 
