@@ -166,7 +166,7 @@ export function VoiceLibraryPage({ onChanged }: { onChanged?: () => void }) {
         )}
         {library.data && library.data.voices.length > 0 && (
           <>
-            <p className="mb-2 text-xs text-gray-500">{library.data.total_count} voices</p>
+            <p className="mb-2 text-xs text-gray-500">{library.data.total_count} voice{library.data.total_count === 1 ? '' : 's'}</p>
             <ul className="divide-y divide-gray-200 rounded-xl border border-gray-200 dark:divide-gray-800 dark:border-gray-800">
               {library.data.voices.map((v) => (
                 <li key={v.voice_id} className="flex flex-wrap items-center gap-3 p-3" data-testid="library-voice">

@@ -5,9 +5,9 @@
 // files it in a collection (the SDK's seven collection calls, and voices.search by collection);
 // a withdrawn voice that was copied (copied_disabled) refuses voices.share with 403.
 //
-//   TIMBRE_BASE_URL=… TIMBRE_API_KEY=… OTHER_API_KEY=… SPEECH_FILE=… SPEECH_FILE_2=… node e2e/library.mjs
+//   TIMBRE_BASE_URL=… TIMBRE_API_KEY=… OTHER_API_KEY=… SPEECH_FILE=… SPEECH_FILE_2=… node e2e/voicelibrary_sdk.mjs
 //
-// Normally run by library_test.go.
+// Normally run by voicelibrary_test.go.
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
