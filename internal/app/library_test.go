@@ -245,6 +245,7 @@ func TestVoiceLibrary(t *testing.T) {
 			}
 			expectField(t, e.postFiles("/v1/similar-voices", bkey, []upload{{"audio_file", "clip.mp3", "audio/mpeg", clip}}, map[string]string{"similarity_threshold": "3"}), "similarity_threshold")
 			expectField(t, e.postFiles("/v1/similar-voices", bkey, nil, nil), "audio_file")
+			expectField(t, e.postFiles("/v1/similar-voices", bkey, []upload{{"audio_file", "clip.mp3", "audio/mpeg", clip}}, map[string]string{"top_k": "0"}), "top_k")
 			expectField(t, e.postFiles("/v1/similar-voices", bkey, []upload{{"audio_file", "x.mp3", "audio/mpeg", []byte("not audio at all")}}, nil), "audio_file")
 		})
 	}

@@ -255,13 +255,18 @@ func queryBool(v *errs.Validator, q map[string][]string, name string) (bool, boo
 }
 
 func queryInt(v *errs.Validator, q map[string][]string, name string, def, lo, hi int) int {
+	return intField(v, "query", q, name, def, lo, hi)
+}
+
+// intField reads an integer query parameter or form field (where: "query" or "body").
+func intField(v *errs.Validator, where string, q map[string][]string, name string, def, lo, hi int) int {
 	xs := q[name]
 	if len(xs) == 0 || xs[0] == "" {
 		return def
 	}
 	n, err := strconv.Atoi(xs[0])
 	if err != nil || n < lo || n > hi {
-		v.Add("query", name, "value_error", "Input should be an integer from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+".")
+		v.Add(where, name, "value_error", "Input should be an integer from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+".")
 	}
 	return n
 }
@@ -347,7 +352,7 @@ func (h *Handlers) similar(w http.ResponseWriter, r *http.Request) error {
 	}
 	var v errs.Validator
 	q := map[string][]string(form.Fields)
-	topK := queryInt(&v, q, "top_k", 10, 1, 100)
+	topK := intField(&v, "body", q, "top_k", 10, 1, 100)
 	maxDist := 2.0
 	if s := strings.TrimSpace(form.Value("similarity_threshold")); s != "" {
 		f, err := strconv.ParseFloat(s, 64)
