@@ -23,6 +23,7 @@ import (
 	"timbre/internal/apikey"
 	"timbre/internal/httpx"
 	"timbre/internal/store"
+	"timbre/internal/voice"
 	"timbre/internal/workspace"
 )
 
@@ -40,6 +41,7 @@ type alphaFx struct {
 	transcriptID              string
 	isolationID               string
 	previewID                 string // a voice design preview of A's
+	collectionID              string // a voice collection of A's, holding A's voice
 	groupID, groupName        string
 	inviteEmail, inviteCode   string
 	webhookID, webhookName    string
@@ -95,6 +97,8 @@ func (a *alphaFx) pathValues() map[string]string {
 		"transcription_id":        a.transcriptID,
 		"token_type":              "batch_scribe",
 		"generated_voice_id":      a.previewID,
+		"collection_id":           a.collectionID,
+		"public_user_id":          voice.PublicOwnerID(a.ws),
 	}
 }
 
@@ -233,6 +237,10 @@ func setupAlpha(e *env) *alphaFx {
 	rawExec(t, db, `INSERT INTO audio_isolations (id, workspace_id, user_id, api_key_id, title, format, duration_secs, blob_key,
 		preview_b64, created_at_unix) VALUES (?, ?, ?, '', 'alpha podcast', 'mp3_44100_128', 2.5, ?, '', 1700000000)`,
 		a.isolationID, a.ws, a.admin.ID, "isolation/"+a.ws+"/"+a.isolationID+".mp3")
+	// And a voice collection of A's holding A's voice (B must neither read, change nor fill it).
+	col := mustOK(t, e.do("POST", "/v1/voices/collections", key, map[string]any{"title": "Alpha's picks", "icon": "🎙"}))
+	a.collectionID = col["collection_id"].(string)
+	mustOK(t, e.do("POST", "/v1/voices/collections/"+a.collectionID+"/voice/"+a.voiceID, key, nil))
 	// And a voice design preview of A's (B must neither stream nor save it).
 	a.previewID = "alphaPreviewK3" + store.RandomString(6)
 	rawExec(t, db, `INSERT INTO voice_previews (id, workspace_id, user_id, source_voice_id, description, params, text, language,

@@ -36,6 +36,11 @@ type Route struct {
 	AdminGrant string // … or members whose groups grant this duty
 	Feature    string // the product feature (group permission) it belongs to ("" = none)
 	CrossSite  bool   // an unauthenticated POST that other sites may send (a SAML IdP's form post)
+	// Mount is the ServeMux pattern when it must differ from the documented one (Pattern): Go's
+	// mux refuses two overlapping patterns neither of which is more specific, such as
+	// GET /v1/voices/collections/{id} beside GET /v1/voices/{voice_id}/settings; the route is
+	// then mounted under a wider pattern and its handler checks the fixed segment.
+	Mount string
 }
 
 // Option adds a requirement to an Authed route.
@@ -62,6 +67,10 @@ func Feature(f string) Option { return func(r *Route) { r.Feature = f } }
 // its response); every other unauthenticated POST must come from the server's own pages or from
 // a client that is not a browser.
 var CrossSite Option = func(r *Route) { r.CrossSite = true }
+
+// MountAs mounts a route on the ServeMux under a wider pattern than the documented one (see
+// Route.Mount).
+func MountAs(muxPattern string) Option { return func(r *Route) { r.Mount = muxPattern } }
 
 // ErrCrossSite answers an unauthenticated POST sent by a page of another website.
 var ErrCrossSite = errs.New(errs.Forbidden, "cross_site_request", "This request was sent by a page of another website. Use Timbre's own pages.")
@@ -93,6 +102,9 @@ func (rt *Router) handle(pattern string, authed bool, h http.Handler, opts ...Op
 	}
 	if rt.Wrap != nil {
 		h = rt.Wrap(pattern, h)
+	}
+	if route.Mount != "" {
+		pattern = route.Mount
 	}
 	rt.Mux.Handle(pattern, h)
 }

@@ -86,6 +86,8 @@ type VoiceFilter struct {
 	Offset    int
 	Limit     int // 0 = all
 	IDs       []string
+	// CollectionID keeps the voices of one of the workspace's collections.
+	CollectionID string
 }
 
 // ListVoices lists voices visible to the workspace and the total that match.
@@ -105,8 +107,13 @@ func (db *DB) ListVoices(ctx context.Context, workspaceID string, f VoiceFilter)
 		where = append(where, "workspace_id = ''")
 	case "personal", "workspace", "non-default", "saved":
 		where = append(where, "workspace_id <> ''")
-	case "community":
-		where = append(where, "1 = 0") // no voice library yet
+	case "community": // copies of library voices
+		where = append(where, "id IN (SELECT voice_id FROM voice_shares WHERE workspace_id = ? AND status = 'copied')")
+		args = append(args, workspaceID)
+	}
+	if f.CollectionID != "" {
+		where = append(where, "id IN (SELECT voice_id FROM voice_collection_voices WHERE workspace_id = ? AND collection_id = ?)")
+		args = append(args, workspaceID, f.CollectionID)
 	}
 	if len(f.IDs) > 0 {
 		where = append(where, "id IN ("+placeholders(len(f.IDs))+")")
@@ -190,6 +197,9 @@ func (tx *Tx) UpdateVoice(ctx context.Context, v Voice) error {
 // DeleteVoice removes a workspace voice (premade voices cannot be deleted) and its settings.
 func (tx *Tx) DeleteVoice(ctx context.Context, workspaceID, id string) error {
 	if err := affected(tx.exec(ctx, `DELETE FROM voices WHERE id = ? AND workspace_id = ? AND workspace_id <> ''`, id, workspaceID)); err != nil {
+		return err
+	}
+	if _, err := tx.exec(ctx, `DELETE FROM voice_collection_voices WHERE workspace_id = ? AND voice_id = ?`, workspaceID, id); err != nil {
 		return err
 	}
 	_, err := tx.exec(ctx, `DELETE FROM voice_settings WHERE workspace_id = ? AND voice_id = ?`, workspaceID, id)

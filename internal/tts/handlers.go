@@ -363,9 +363,13 @@ func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
 	return err
 }
 
-// Preview returns the stored preview of a premade voice, generating and storing it if missing.
+// Preview returns the stored preview of a premade or library voice, generating and storing it
+// if missing.
 func (s *Service) Preview(ctx context.Context, voiceID string) ([]byte, error) {
-	v, err := s.DB.Voice(ctx, "", voiceID) // premade voices only: previews are public
+	v, err := s.DB.Voice(ctx, "", voiceID) // premade and published voices only: previews are public
+	if errors.Is(err, store.ErrNotFound) {
+		v, err = s.DB.PublishedVoice(ctx, voiceID)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errs.Errorf(errs.NotFound, "voice_not_found", "A voice with voice_id '%s' was not found.", voiceID)
 	}

@@ -22,6 +22,7 @@ type Store interface {
 	RenewLease(ctx context.Context, id string, ttl time.Duration) error
 	SetVoicePreview(ctx context.Context, voiceID, key string) error
 	Voice(ctx context.Context, workspaceID, id string) (*store.Voice, error)
+	PublishedVoice(ctx context.Context, voiceID string) (*store.Voice, error)
 	Workspace(ctx context.Context, id string, now time.Time) (*store.Workspace, error)
 }
 

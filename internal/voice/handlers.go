@@ -30,10 +30,12 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Public("GET /v1/voices/settings/default", h.defaultSettings)
 	h.cloneRoutes(rt)
 	h.safetyRoutes(rt)
+	h.libraryRoutes(rt)
 }
 
 // Voice is the API's Voice object. Cloned voices list their samples (premade ones have none:
-// null). safety_control is the operator's BAN or CAPTCHA (null when none is set). Timbre has no
+// null). sharing is set for voices published to the library and copies of library voices.
+// safety_control is the operator's BAN or CAPTCHA (null when none is set). Timbre has no
 // per-resource permissions on voices: that field is always null.
 type Voice struct {
 	VoiceID                 string             `json:"voice_id"`
@@ -154,6 +156,9 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	for i := range voices {
 		out = append(out, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
 	}
+	if err := h.withSharing(r, c, voices, out); err != nil {
+		return err
+	}
 	httpx.WriteJSON(w, http.StatusOK, VoiceList{Voices: out})
 	return nil
 }
@@ -199,7 +204,7 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	c := access.CallerFrom(r.Context())
 	voices, total, err := h.Svc.DB.ListVoices(r.Context(), c.WorkspaceID, store.VoiceFilter{
 		Search: q.Get("search"), Category: category, VoiceType: voiceType, Sort: sortBy, Desc: dir == "desc",
-		Offset: offset, Limit: size, IDs: q["voice_ids"],
+		Offset: offset, Limit: size, IDs: q["voice_ids"], CollectionID: q.Get("collection_id"),
 	})
 	if err != nil {
 		return err
@@ -211,6 +216,9 @@ func (h *Handlers) search(w http.ResponseWriter, r *http.Request) error {
 	page := VoicePage{Voices: make([]Voice, 0, len(voices)), HasMore: offset+len(voices) < total, TotalCount: total}
 	for i := range voices {
 		page.Voices = append(page.Voices, h.WithSamples(&voices[i], nil, samples[voices[i].ID]))
+	}
+	if err := h.withSharing(r, c, voices, page.Voices); err != nil {
+		return err
 	}
 	if page.HasMore {
 		next := strconv.Itoa(offset + len(voices))
@@ -234,7 +242,11 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	httpx.WriteJSON(w, http.StatusOK, h.WithSamples(v, &s, samples))
+	out := []Voice{h.WithSamples(v, &s, samples)}
+	if err := h.withSharing(r, c, []store.Voice{*v}, out); err != nil {
+		return err
+	}
+	httpx.WriteJSON(w, http.StatusOK, out[0])
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"timbre/internal/account"
 	"timbre/internal/store"
 )
 
@@ -31,6 +32,21 @@ type Store interface {
 	VoiceCaptchaOf(ctx context.Context, workspaceID, voiceID string) (*store.VoiceCaptcha, error)
 	FailVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, issuedAt int64) (int, error)
 	PassVoiceCaptcha(ctx context.Context, workspaceID, voiceID string, nowUnix int64) error
+	// The voice library and collections.
+	account.ChecklistWriter
+	VoiceShare(ctx context.Context, workspaceID, voiceID string) (*store.VoiceShare, error)
+	VoiceSharesOf(ctx context.Context, workspaceID string, voiceIDs []string) (map[string]store.VoiceShare, error)
+	UpsertVoiceShare(ctx context.Context, s store.VoiceShare) error
+	ListLibrary(ctx context.Context, f store.LibraryFilter) ([]store.LibraryVoice, int, error)
+	LibraryVoiceByOwner(ctx context.Context, publicOwnerID, voiceID string) (*store.LibraryVoice, error)
+	CopiedVoiceIDs(ctx context.Context, workspaceID string, originals []string) (map[string]bool, error)
+	CreateVoiceCollection(ctx context.Context, c store.VoiceCollection) error
+	VoiceCollections(ctx context.Context, workspaceID string) ([]store.VoiceCollection, error)
+	VoiceCollection(ctx context.Context, workspaceID, id string) (*store.VoiceCollection, error)
+	UpdateVoiceCollection(ctx context.Context, c store.VoiceCollection) error
+	DeleteVoiceCollection(ctx context.Context, workspaceID, id string) error
+	AddVoiceToCollection(ctx context.Context, workspaceID, collectionID, voiceID string, now int64) error
+	RemoveVoiceFromCollection(ctx context.Context, workspaceID, collectionID, voiceID string) error
 }
 
 var _ Store = (*store.DB)(nil)

@@ -24,6 +24,7 @@ import {
   VoiceDesignRoute,
   VoiceIsolatorRoute,
   VoiceLabRoute,
+  VoiceLibraryRoute,
   VoiceRoute,
 } from './routes/pages';
 import { OnboardingNextRoute, OnboardingRoute } from './routes/onboarding';
@@ -88,6 +89,7 @@ export const routes: RouteObject[] = [
                   { path: '/app/voice-lab', element: <VoiceLabRoute /> },
                   { path: '/app/voice-lab/:voiceId', element: <VoiceRoute /> },
                   { path: '/app/voice-lab/design', element: <VoiceDesignRoute /> },
+                  { path: '/app/voice-library', element: <VoiceLibraryRoute /> },
                   { path: '/app/settings', element: <AccountSettingsRoute /> },
                   { path: '/app/settings/security', element: <SecurityRoute /> },
                   { path: '/app/settings/api-keys', element: <ApiKeysRoute /> },

@@ -15,6 +15,7 @@ import { SharePage } from '@/features/share';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
+import { VoiceLibraryPage } from '@/features/voice-library';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -92,6 +93,12 @@ export function VoiceRoute() {
   useDocumentTitle('Voice');
   const queryClient = useQueryClient();
   return <VoicePage voiceId={voiceId} onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function VoiceLibraryRoute() {
+  useDocumentTitle('Voice library');
+  const queryClient = useQueryClient();
+  // A copy takes a voice slot and counts as an add: the subscription's voice fields change.
+  return <VoiceLibraryPage onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
 export function VoiceDesignRoute() {
   useDocumentTitle('Design a voice');

@@ -1406,6 +1406,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/voices/{voice_id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share voice to the library
+         * @description Publishes one of the workspace's own voices (cloned, designed, professional) to the voice library with its sharing settings, or changes them. The body is the sharing settings; omitted fields keep their value (defaults when first published: enabled, free users allowed, notice period 0 days, no live moderation, no financial rewards). `enabled: false` withdraws the voice, as `DELETE` does. The library shows the voice's name, category, labels (accent, gender, age, descriptive, use_case, locale), language and this description, and its `public_owner_id` (a hash of the workspace id), never the workspace or its members. A withdrawn voice that others copied becomes `copied_disabled`: the copies keep working, no new copies can be made, `disable_at_unix` is the end of the notice period. This is the spec's "share" call; ElevenLabs' public API has no route for it.
+         */
+        post: operations["timbre_share_voice"];
+        /**
+         * Withdraw voice from the library
+         * @description Withdraws a published voice from the voice library (as `enabled: false`). Copies other workspaces made keep working; a voice that was copied becomes `copied_disabled` and cannot be copied again.
+         */
+        delete: operations["timbre_unshare_voice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/shared-voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Voices
+         * @description Retrieves a list of shared voices.
+         */
+        get: operations["get_library_voices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/add/{public_user_id}/{voice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Shared Voice
+         * @description Add a shared voice to your collection of voices.
+         */
+        post: operations["add_sharing_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/similar-voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get Similar Library Voices
+         * @description Returns a list of shared voices similar to the provided audio sample. If neither similarity_threshold nor top_k is provided, we will apply default values.
+         */
+        post: operations["get_similar_library_voices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List voice collections
+         * @description Returns the workspace's voice collections, sorted by title.
+         */
+        get: operations["timbre_list_voice_collections"];
+        put?: never;
+        /**
+         * Create voice collection
+         * @description Creates a voice collection in the workspace. The caller becomes its admin.
+         */
+        post: operations["timbre_create_voice_collection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/collections/{collection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get voice collection
+         * @description Returns one of the workspace's voice collections. List its voices with `GET /v2/voices?collection_id=`.
+         */
+        get: operations["timbre_get_voice_collection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete voice collection
+         * @description Deletes a collection. The voices in it are not deleted.
+         */
+        delete: operations["timbre_delete_voice_collection"];
+        options?: never;
+        head?: never;
+        /**
+         * Update voice collection
+         * @description Changes the title and icon of a collection; omitted fields are left unchanged.
+         */
+        patch: operations["timbre_update_voice_collection"];
+        trace?: never;
+    };
+    "/v1/voices/collections/{collection_id}/voice/{voice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add voice to collection
+         * @description Adds a voice the workspace can use (its own, a copy from the library or a premade voice) to a collection; adding it again changes nothing.
+         */
+        post: operations["timbre_add_voice_to_collection"];
+        /**
+         * Remove voice from collection
+         * @description Removes a voice from a collection; the voice itself is not deleted.
+         */
+        delete: operations["timbre_remove_voice_from_collection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage/character-stats": {
         parameters: {
             query?: never;
@@ -3294,6 +3454,23 @@ export interface components {
             requires_verification: boolean;
         };
         /**
+         * AddVoiceResponseModel
+         * @example {
+         *       "voice_id": "b38kUX8pkfYO2kHyqfFy"
+         *     }
+         */
+        AddVoiceResponseModel: {
+            /**
+             * Voice Id
+             * @description The ID of the voice.
+             */
+            voice_id: string;
+        };
+        AddVoiceToUserVoiceCollectionResponseModel: {
+            collection_id: string;
+            voice_id: string;
+        };
+        /**
          * AddWorkspaceGroupMemberResponseModel
          * @example {
          *       "status": "ok"
@@ -3461,6 +3638,20 @@ export interface components {
              * @description The email of the target workspace member.
              */
             email: string;
+        };
+        /** Body_Add_shared_voice_v1_voices_add__public_user_id___voice_id__post */
+        Body_Add_shared_voice_v1_voices_add__public_user_id___voice_id__post: {
+            /**
+             * New Name
+             * @description The name that identifies this voice. This will be displayed in the dropdown of the website.
+             * @example John Smith
+             */
+            new_name: string;
+            /**
+             * Bookmarked
+             * @default true
+             */
+            bookmarked?: boolean;
         };
         /** Body_Add_voice_v1_voices_add_post */
         Body_Add_voice_v1_voices_add_post: {
@@ -3661,6 +3852,26 @@ export interface components {
              * @default false
              */
             moderate_metadata?: boolean;
+        };
+        /** Body_Get_similar_library_voices_v1_similar_voices_post */
+        Body_Get_similar_library_voices_v1_similar_voices_post: {
+            /**
+             * Audio File
+             * Format: binary
+             */
+            audio_file?: string;
+            /**
+             * Similarity Threshold
+             * @description Threshold for voice similarity between provided sample and library voices. Values range from 0 to 2. The smaller the value the more similar voices will be returned.
+             * @example 0.5
+             */
+            similarity_threshold?: number | null;
+            /**
+             * Top K
+             * @description Number of most similar voices to return. If similarity_threshold is provided, less than this number of voices may be returned. Values range from 1 to 100.
+             * @example 10
+             */
+            top_k?: number | null;
         };
         /** Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post */
         Body_Invite_multiple_users_v1_workspace_invites_add_bulk_post: {
@@ -4610,6 +4821,10 @@ export interface components {
              */
             name: string;
         };
+        CreateVoiceCollectionRequest: {
+            title: string;
+            icon: string;
+        };
         /** CreatedAPIKey */
         CreatedAPIKey: {
             key_id: string;
@@ -4677,6 +4892,9 @@ export interface components {
              * @description The status of the sample deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
              */
             status: string;
+        };
+        DeleteUserVoiceCollectionResponseModel: {
+            collection_id: string;
         };
         /**
          * DeleteVoiceResponseModel
@@ -5325,6 +5543,67 @@ export interface components {
             has_more: boolean;
         };
         /**
+         * GetLibraryVoicesResponseModel
+         * @example {
+         *       "has_more": false,
+         *       "total_count": 0,
+         *       "voices": [
+         *         {
+         *           "accent": "american",
+         *           "age": "young",
+         *           "category": "professional",
+         *           "cloned_by_count": 11,
+         *           "date_unix": 1714423232,
+         *           "description": "Perfectly calm, neutral and strong voice. Great for a young female protagonist.",
+         *           "descriptive": "calm",
+         *           "featured": false,
+         *           "free_users_allowed": true,
+         *           "gender": "Female",
+         *           "language": "en",
+         *           "live_moderation_enabled": false,
+         *           "name": "Alita",
+         *           "play_api_usage_character_count_1y": 12852,
+         *           "preview_url": "https://storage.googleapis.com/eleven-public-prod/wqkMCd9huxXHX1dy5mLJn4QEQHj1/voices/sB1b5zUrxQVAFl2PhZFp/55e71aac-5cb7-4b3d-8241-429388160509.mp3",
+         *           "public_owner_id": "63e84100a6bf7874ba37a1bab9a31828a379ec94b891b401653b655c5110880f",
+         *           "rate": 1,
+         *           "usage_character_count_1y": 12852,
+         *           "usage_character_count_7d": 12852,
+         *           "use_case": "characters_animation",
+         *           "verified_languages": [
+         *             {
+         *               "accent": "american",
+         *               "language": "en",
+         *               "locale": "en-US",
+         *               "model_id": "eleven_multilingual_v2",
+         *               "preview_url": "https://storage.googleapis.com/eleven-public-prod/wqkMCd9huxXHX1dy5mLJn4QEQHj1/voices/sB1b5zUrxQVAFl2PhZFp/55e71aac-5cb7-4b3d-8241-429388160509.mp3"
+         *             }
+         *           ],
+         *           "voice_id": "sB1b5zUrxQVAFl2PhZFp"
+         *         }
+         *       ]
+         *     }
+         */
+        GetLibraryVoicesResponseModel: {
+            /**
+             * Voices
+             * @description The list of shared voices
+             */
+            voices: components["schemas"]["LibraryVoiceResponseModel"][];
+            /**
+             * Has More
+             * @description Whether there are more shared voices in subsequent pages.
+             */
+            has_more: boolean;
+            /**
+             * Total Count
+             * @description The total number of shared voices matching the query.
+             * @default 0
+             */
+            total_count?: number;
+            /** Last Sort Id */
+            last_sort_id?: string | null;
+        };
+        /**
          * GetSpeechHistoryResponseModel
          * @example {
          *       "has_more": true,
@@ -5376,6 +5655,10 @@ export interface components {
              * @description The timestamp of the last history item.
              */
             scanned_until?: number | null;
+        };
+        /** GetUserVoiceCollectionsResponseModel */
+        GetUserVoiceCollectionsResponseModel: {
+            collections: components["schemas"]["UserVoiceCollectionResponseModel"][];
         };
         /**
          * GetVoicesResponseModel
@@ -5793,6 +6076,204 @@ export interface components {
              * @description The name of the language.
              */
             name: string;
+        };
+        /**
+         * LibraryVoiceResponseModel
+         * @example {
+         *       "accent": "american",
+         *       "age": "young",
+         *       "category": "professional",
+         *       "cloned_by_count": 11,
+         *       "date_unix": 1714423232,
+         *       "description": "Perfectly calm, neutral and strong voice. Great for a young female protagonist.",
+         *       "descriptive": "calm",
+         *       "featured": false,
+         *       "free_users_allowed": true,
+         *       "gender": "Female",
+         *       "language": "en",
+         *       "live_moderation_enabled": false,
+         *       "name": "Alita",
+         *       "play_api_usage_character_count_1y": 12852,
+         *       "preview_url": "https://storage.googleapis.com/eleven-public-prod/wqkMCd9huxXHX1dy5mLJn4QEQHj1/voices/sB1b5zUrxQVAFl2PhZFp/55e71aac-5cb7-4b3d-8241-429388160509.mp3",
+         *       "public_owner_id": "63e84100a6bf7874ba37a1bab9a31828a379ec94b891b401653b655c5110880f",
+         *       "rate": 1,
+         *       "usage_character_count_1y": 12852,
+         *       "usage_character_count_7d": 12852,
+         *       "use_case": "characters_animation",
+         *       "verified_languages": [
+         *         {
+         *           "accent": "american",
+         *           "language": "en",
+         *           "locale": "en-US",
+         *           "model_id": "eleven_multilingual_v2",
+         *           "preview_url": "https://storage.googleapis.com/eleven-public-prod/wqkMCd9huxXHX1dy5mLJn4QEQHj1/voices/sB1b5zUrxQVAFl2PhZFp/55e71aac-5cb7-4b3d-8241-429388160509.mp3"
+         *         }
+         *       ],
+         *       "voice_id": "sB1b5zUrxQVAFl2PhZFp"
+         *     }
+         */
+        LibraryVoiceResponseModel: {
+            /**
+             * Public Owner Id
+             * @description The public owner id of the voice.
+             */
+            public_owner_id: string;
+            /**
+             * Voice Id
+             * @description The id of the voice.
+             */
+            voice_id: string;
+            /**
+             * Date Unix
+             * @description The date the voice was added to the library in Unix time.
+             */
+            date_unix: number;
+            /**
+             * Name
+             * @description The name of the voice.
+             */
+            name: string;
+            /**
+             * Accent
+             * @description The accent of the voice.
+             */
+            accent: string;
+            /**
+             * Gender
+             * @description The gender of the voice.
+             */
+            gender: string;
+            /**
+             * Age
+             * @description The age of the voice.
+             */
+            age: string;
+            /**
+             * Descriptive
+             * @description The descriptive of the voice.
+             */
+            descriptive: string;
+            /**
+             * Use Case
+             * @description The use case of the voice.
+             */
+            use_case: string;
+            /**
+             * Category
+             * @description The category of the voice.
+             * @enum {string}
+             */
+            category: "generated" | "cloned" | "premade" | "professional" | "famous" | "high_quality";
+            /**
+             * Language
+             * @description The language of the voice.
+             */
+            language?: string | null;
+            /**
+             * Locale
+             * @description The locale of the voice.
+             */
+            locale?: string | null;
+            /**
+             * Description
+             * @description The description of the voice.
+             */
+            description?: string | null;
+            /**
+             * Preview Url
+             * @description The preview URL of the voice.
+             */
+            preview_url?: string | null;
+            /**
+             * Usage Character Count 1Y
+             * @description The usage character count of the voice in the last year.
+             */
+            usage_character_count_1y: number;
+            /**
+             * Usage Character Count 7D
+             * @description The usage character count of the voice in the last 7 days.
+             */
+            usage_character_count_7d: number;
+            /**
+             * Play Api Usage Character Count 1Y
+             * @description The play API usage character count of the voice in the last year.
+             */
+            play_api_usage_character_count_1y: number;
+            /**
+             * Cloned By Count
+             * @description The number of times the voice has been cloned.
+             */
+            cloned_by_count: number;
+            /**
+             * Rate
+             * @description The rate multiplier of the voice.
+             */
+            rate?: number | null;
+            /**
+             * Fiat Rate
+             * @description The rate of the voice in USD per 1000 credits. null if default
+             */
+            fiat_rate?: number | null;
+            /**
+             * Free Users Allowed
+             * @description Whether free users are allowed to use the voice.
+             */
+            free_users_allowed: boolean;
+            /**
+             * Live Moderation Enabled
+             * @description Whether live moderation is enabled for the voice.
+             */
+            live_moderation_enabled: boolean;
+            /**
+             * Featured
+             * @description Whether the voice is featured.
+             */
+            featured: boolean;
+            /**
+             * Verified Languages
+             * @description The verified languages of the voice.
+             */
+            verified_languages?: components["schemas"]["VerifiedVoiceLanguageResponseModel"][] | null;
+            /**
+             * Notice Period
+             * @description The notice period of the voice.
+             */
+            notice_period?: number | null;
+            /**
+             * Instagram Username
+             * @description The Instagram username of the voice.
+             */
+            instagram_username?: string | null;
+            /**
+             * Twitter Username
+             * @description The Twitter username of the voice.
+             */
+            twitter_username?: string | null;
+            /**
+             * Youtube Username
+             * @description The YouTube username of the voice.
+             */
+            youtube_username?: string | null;
+            /**
+             * Tiktok Username
+             * @description The TikTok username of the voice.
+             */
+            tiktok_username?: string | null;
+            /**
+             * Image Url
+             * @description The image URL of the voice.
+             */
+            image_url?: string | null;
+            /**
+             * Is Added By User
+             * @description Whether the voice was added by the user.
+             */
+            is_added_by_user?: boolean | null;
+            /**
+             * Is Bookmarked
+             * @description Whether the voice is bookmarked by the current user. Only relevant when is_added_by_user is True.
+             */
+            is_bookmarked?: boolean | null;
         };
         /**
          * LockReason
@@ -6344,6 +6825,10 @@ export interface components {
              */
             referral_link: string;
         };
+        RemoveVoiceFromUserVoiceCollectionResponseModel: {
+            collection_id: string;
+            voice_id: string;
+        };
         /** ResetPasswordRequest */
         ResetPasswordRequest: {
             /**
@@ -6802,6 +7287,23 @@ export interface components {
              * @enum {string}
              */
             type: "user" | "group" | "key";
+        };
+        /** ShareVoiceRequest */
+        ShareVoiceRequest: {
+            /** @description Listed in the library (default true); false withdraws the voice. */
+            enabled?: boolean;
+            /** @description What the library shows about the voice. */
+            description?: string;
+            /** @description Whether workspaces on the free plan may add the voice (default true). */
+            free_users_allowed?: boolean;
+            /** @description Recorded and shown; Timbre pays no rewards. */
+            financial_rewards_enabled?: boolean;
+            /** @description Days copies keep working after the voice is withdrawn. */
+            notice_period?: number;
+            /** @description Marks the voice as live-moderated (hidden by include_live_moderated=false). */
+            live_moderation_enabled?: boolean;
+            voice_mixing_allowed?: boolean;
+            reader_app_enabled?: boolean;
         };
         /** SharedHistoryItem */
         SharedHistoryItem: {
@@ -7697,6 +8199,10 @@ export interface components {
             /** Max Segment Chars */
             max_segment_chars?: number | null;
         };
+        UpdateVoiceCollectionRequest: {
+            title?: string;
+            icon?: string;
+        };
         /**
          * UpdateWorkspaceMemberResponseModel
          * @example {
@@ -7955,6 +8461,14 @@ export interface components {
          * @enum {integer}
          */
         UserTypeId: 0 | 1 | 2 | 3 | 4 | 99;
+        /** UserVoiceCollectionResponseModel */
+        UserVoiceCollectionResponseModel: {
+            collection_id: string;
+            title: string;
+            icon: string;
+            /** @enum {string} */
+            permission_on_resource: "admin" | "editor" | "commenter" | "viewer";
+        };
         /**
          * UtteranceResponseModel
          * @example {
@@ -12238,6 +12752,569 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_share_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShareVoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The voice's sharing settings (status enabled, disabled or copied_disabled). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceSharingResponseModel"];
+                };
+            };
+            /** @description `voice_not_editable` (a premade voice) or `voice_not_shareable` (a copy of a library voice). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not change this voice (workspace admins, its creator and members it is shared with as editor). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field is invalid: description over 1000 characters, notice_period outside 0–730 days. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_unshare_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voice's sharing settings after withdrawal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceSharingResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller may not change this voice. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `voice_not_found`, or `voice_not_shared`: the voice is not published. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_library_voices: {
+        parameters: {
+            query?: {
+                /** @description How many shared voices to return at maximum. Can not exceed 100, defaults to 30. */
+                page_size?: number;
+                /** @description Voice category used for filtering */
+                category?: "professional" | "famous" | "high_quality";
+                /** @description Gender used for filtering */
+                gender?: string | null;
+                /** @description Age used for filtering */
+                age?: string | null;
+                /** @description Accent used for filtering */
+                accent?: string | null;
+                /** @description Language used for filtering */
+                language?: string | null;
+                /** @description Locale used for filtering */
+                locale?: string | null;
+                /** @description Search term used for filtering */
+                search?: string | null;
+                /** @description Use-case used for filtering */
+                use_cases?: string[] | null;
+                /** @description Search term used for filtering */
+                descriptives?: string[] | null;
+                /** @description Filter featured voices */
+                featured?: boolean;
+                /** @description Filter voices with a minimum notice period of the given number of days. */
+                min_notice_period_days?: number | null;
+                /** @description Include/exclude voices with custom rates */
+                include_custom_rates?: boolean | null;
+                /** @description Include/exclude voices that are live moderated */
+                include_live_moderated?: boolean | null;
+                /** @description Filter voices that are enabled for the reader app */
+                reader_app_enabled?: boolean;
+                /** @description Filter voices by public owner ID */
+                owner_id?: string | null;
+                /** @description Sort criteria. Must be one of: created_date, usage_character_count_1y, trending, cloned_by_count. */
+                sort?: "created_date" | "usage_character_count_1y" | "trending" | "cloned_by_count";
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetLibraryVoicesResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    add_sharing_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Public user ID used to publicly identify ElevenLabs users. */
+                public_user_id: string;
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Add_shared_voice_v1_voices_add__public_user_id___voice_id__post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddVoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_similar_library_voices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Get_similar_library_voices_v1_similar_voices_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetLibraryVoicesResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_list_voice_collections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetUserVoiceCollectionsResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_create_voice_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVoiceCollectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The new collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserVoiceCollectionResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `title` missing or over 100 characters, or `icon` missing or over 64 characters. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_get_voice_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice collection. */
+                collection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserVoiceCollectionResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `collection_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_delete_voice_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice collection. */
+                collection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted collection's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteUserVoiceCollectionResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `collection_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_update_voice_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice collection. */
+                collection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateVoiceCollectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The collection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserVoiceCollectionResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `collection_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `title` empty or over 100 characters, or `icon` over 64 characters. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_add_voice_to_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice collection. */
+                collection_id: string;
+                /** @description Identifier of the voice. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection and voice ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddVoiceToUserVoiceCollectionResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `collection_not_found` or `voice_not_found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_remove_voice_from_collection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the voice collection. */
+                collection_id: string;
+                /** @description Identifier of the voice. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection and voice ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveVoiceFromUserVoiceCollectionResponseModel"];
+                };
+            };
+            /** @description `invalid_api_key`, or the key lacks the permission. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `collection_not_found` or `voice_not_in_collection`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             default: components["responses"]["Error"];

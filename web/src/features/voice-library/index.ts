@@ -1,0 +1,1 @@
+export { VoiceLibraryPage } from './components/VoiceLibraryPage';
