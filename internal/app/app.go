@@ -185,7 +185,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Classifier = &classifier.Service{Watermark: wm}
 	// The voice captcha: its sentence is spoken with the voice, its recording checked by speech to text.
 	a.Voices.Speak, a.Voices.Recognizers = a.Speech.Say, a.Recognizers
-	wireVoiceSafety(a.Voices, a.Webhooks)
+	wireVoiceSafety(a.Voices, a.Webhooks, a.DB)
 
 	a.Transcriber = &stt.Service{DB: a.DB, Recognizers: a.Recognizers, Blob: a.Blob, Webhooks: a.Webhooks}
 	a.Realtime = stt.NewSessions()

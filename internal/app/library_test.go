@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"sort"
 	"testing"
+	"time"
 
 	"timbre/internal/account"
+	"timbre/internal/netguard"
 	"timbre/internal/testdb"
 	"timbre/internal/voice"
 )
@@ -122,6 +127,11 @@ func TestVoiceLibrary(t *testing.T) {
 			expect(t, e.do("POST", "/v1/voices/"+rachel+"/share", e.key, map[string]any{}), 400)
 
 			bUser, bkey := e.newUser("b@example.com")
+			notices := e.removalNotices(t, bkey)
+			if err := e.app.StartJobs(ctx); err != nil {
+				t.Fatal(err)
+			}
+			defer e.app.StopJobs()
 			mustOK(t, e.do("POST", "/v1/user/onboarding-checklist/initiate", bkey, nil))
 			all := e.library(bkey, url.Values{})
 			if all.TotalCount != 2 || fmt.Sprint(libraryIDs(all)) != fmt.Sprint(sorted(male, female)) || all.Voices[0].PublicOwnerID != owner {
@@ -197,6 +207,24 @@ func TestVoiceLibrary(t *testing.T) {
 				t.Fatalf("copied_disabled copy: %d %s", r.StatusCode, r.body)
 			}
 			expect(t, e.do("POST", "/v1/text-to-speech/"+copyID, bkey, map[string]any{"text": "Still mine."}), 200)
+			// B, holding a copy, is told when it goes: a signed voice_removal_notice.
+			select {
+			case body := <-notices:
+				var ev struct {
+					Type string `json:"type"`
+					Data struct {
+						VoiceID         string `json:"voice_id"`
+						Reason          string `json:"reason"`
+						RemovalDateUnix *int64 `json:"removal_date_unix"`
+					} `json:"data"`
+				}
+				if err := json.Unmarshal(body, &ev); err != nil || ev.Type != "voice_removal_notice" || ev.Data.VoiceID != male ||
+					ev.Data.Reason != "withdrawn" || ev.Data.RemovalDateUnix == nil {
+					t.Fatalf("removal notice %s (%v)", body, err)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("no removal notice reached the workspace holding a copy")
+			}
 			// Withdrawn without copies: disabled, not found.
 			r = e.do("POST", "/v1/voices/"+female+"/share", e.key, map[string]any{"enabled": false})
 			if r.StatusCode != 200 || r.json(t)["status"] != "disabled" {
@@ -312,4 +340,28 @@ func TestVoiceCollections(t *testing.T) {
 			expect(t, e.do("GET", "/v1/voices/collections/"+id, e.key, nil), 404)
 		})
 	}
+}
+
+// removalNotices subscribes a webhook of key's workspace to library removal notices and returns
+// the signed deliveries it receives.
+func (e *env) removalNotices(t *testing.T, key string) <-chan []byte {
+	t.Helper()
+	got := make(chan []byte, 4)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.Header.Get("ElevenLabs-Signature") != "" {
+			got <- b
+		}
+	}))
+	t.Cleanup(hook.Close)
+	g := &netguard.Guard{AllowPrivate: true}
+	e.app.Webhooks.Guard, e.app.Webhooks.AllowHTTP = g, true
+	e.app.Webhooks.HTTP = g.Client(netguard.ClientOptions{Timeout: 5 * time.Second})
+	wh := e.do("POST", "/v1/workspace/webhooks", key, map[string]any{"settings": map[string]any{
+		"auth_type": "hmac", "name": "notices", "webhook_url": hook.URL + "/notices"}})
+	expect(t, wh, 200)
+	whID := wh.json(t)["webhook_id"].(string)
+	expect(t, e.do("PATCH", "/v1/workspace/webhooks/"+whID, key, map[string]any{"is_disabled": false, "name": "notices",
+		"events": []string{"voice_library_removal_notice"}}), 200)
+	return got
 }

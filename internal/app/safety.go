@@ -13,11 +13,12 @@ import (
 	"timbre/internal/webhook"
 )
 
-// wireVoiceSafety gives the voice service what a ban needs: the webhooks that carry library
-// removal notices. (The voice library sets v.CopiedBy, here too, so serve and the operator
-// command notify the same workspaces.)
-func wireVoiceSafety(v *voice.Service, hooks *webhook.Service) {
+// wireVoiceSafety gives the voice service what removal notices need: the webhooks that carry
+// them and the workspaces holding copies of a library voice, so serve and the operator command
+// notify the same workspaces.
+func wireVoiceSafety(v *voice.Service, hooks *webhook.Service, db *store.DB) {
 	v.Removals = hooks
+	v.CopiedBy = db.WorkspacesThatCopied
 }
 
 // VoiceSafety builds the voice service for the operator's `timbre admin voice-safety` over an
@@ -42,6 +43,6 @@ func VoiceSafety(ctx context.Context, cfg *config.Config, db *store.DB, log *slo
 	}
 	hooks.SetJobs(q)
 	svc = &voice.Service{DB: db}
-	wireVoiceSafety(svc, hooks)
+	wireVoiceSafety(svc, hooks, db)
 	return svc, q.Close, nil
 }

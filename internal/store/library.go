@@ -348,6 +348,25 @@ func (db *DB) RemoveVoiceFromCollection(ctx context.Context, workspaceID, collec
 // PublishedVoice finds a voice enabled in the library by id alone: published voices are public
 // (their previews are served without a key).
 func (db *DB) PublishedVoice(ctx context.Context, voiceID string) (*Voice, error) {
-	return scanVoice(db.queryRow(ctx, `SELECT `+voiceCols+` FROM voices WHERE id = ? AND workspace_id <> ''
+	return scanVoice(db.queryRow(ctx, `SELECT `+voiceSelect+` FROM voices WHERE id = ? AND workspace_id <> ''
 		AND id IN (SELECT voice_id FROM voice_shares WHERE voice_id = ? AND status = 'enabled')`, voiceID, voiceID))
+}
+
+// WorkspacesThatCopied lists the workspaces holding a copy of a library voice: those its removal
+// notices go to.
+func (db *DB) WorkspacesThatCopied(ctx context.Context, voiceID string) ([]string, error) {
+	rows, err := db.query(ctx, `SELECT DISTINCT workspace_id FROM voice_shares WHERE status = 'copied' AND original_voice_id = ? ORDER BY workspace_id`, voiceID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var ws string
+		if err := rows.Scan(&ws); err != nil {
+			return nil, err
+		}
+		out = append(out, ws)
+	}
+	return out, rows.Err()
 }

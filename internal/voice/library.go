@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +18,7 @@ import (
 	"timbre/internal/plan"
 	"timbre/internal/store"
 	"timbre/internal/voiceprint"
+	"timbre/internal/webhook"
 )
 
 // Sharing statuses of the reference's VoiceSharingResponseModel.
@@ -92,6 +94,7 @@ func (s *Service) Share(ctx context.Context, c *access.Caller, voiceID string, r
 	if req.NoticePeriod != nil {
 		cur.NoticePeriod = *req.NoticePeriod
 	}
+	was := cur.Status
 	if req.Enabled == nil || *req.Enabled {
 		cur.Status, cur.DisableAt = ShareEnabled, 0
 	} else {
@@ -100,7 +103,34 @@ func (s *Service) Share(ctx context.Context, c *access.Caller, voiceID string, r
 	if err := s.DB.UpsertVoiceShare(ctx, *cur); err != nil {
 		return nil, err
 	}
+	s.noticeCopies(ctx, v, was, cur)
 	return cur, nil
+}
+
+// noticeCopies tells the workspaces holding copies of a voice what its owner's change means for
+// them: withdrawn with copies, a removal notice for the end of the notice period; published
+// again, that notice is withdrawn. The change stands whatever happens here (a failure is logged).
+func (s *Service) noticeCopies(ctx context.Context, v *store.Voice, was string, cur *store.VoiceShare) {
+	n := webhook.VoiceRemoval{VoiceID: v.ID, VoiceName: v.Name, Reason: "withdrawn"}
+	switch {
+	case cur.Status == ShareCopiedDisabled && was != ShareCopiedDisabled:
+		at := cur.DisableAt
+		n.Type, n.RemovalDateUnix = webhook.VoiceRemovalNotice, &at
+	case cur.Status == ShareEnabled && was == ShareCopiedDisabled:
+		n.Type = webhook.VoiceRemovalNoticeWithdrawn
+	default:
+		return
+	}
+	if s.CopiedBy == nil || s.Removals == nil {
+		return
+	}
+	workspaces, err := s.CopiedBy(ctx, v.ID)
+	if err == nil && len(workspaces) > 0 {
+		err = s.Removals.NotifyVoiceRemoval(ctx, workspaces, n)
+	}
+	if err != nil {
+		slog.Warn("voice library: removal notices not queued", "voice", v.ID, "type", n.Type, "err", err)
+	}
 }
 
 func (s *Service) withdraw(cur *store.VoiceShare) {
@@ -125,8 +155,13 @@ func (s *Service) Unshare(ctx context.Context, c *access.Caller, voiceID string)
 	if err != nil {
 		return nil, err
 	}
+	was := cur.Status
 	s.withdraw(cur)
-	return cur, s.DB.UpsertVoiceShare(ctx, *cur)
+	if err := s.DB.UpsertVoiceShare(ctx, *cur); err != nil {
+		return nil, err
+	}
+	s.noticeCopies(ctx, v, was, cur)
+	return cur, nil
 }
 
 // Library lists published voices.
