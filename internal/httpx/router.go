@@ -36,6 +36,9 @@ type Route struct {
 	AdminGrant string // … or members whose groups grant this duty
 	Feature    string // the product feature (group permission) it belongs to ("" = none)
 	CrossSite  bool   // an unauthenticated POST that other sites may send (a SAML IdP's form post)
+	// MuxPattern, when set, is what ServeMux registers instead of Pattern (still the documented
+	// route): for API paths ServeMux calls ambiguous, whose handler then checks the literal part.
+	MuxPattern string
 }
 
 // Option adds a requirement to an Authed route.
@@ -62,6 +65,9 @@ func Feature(f string) Option { return func(r *Route) { r.Feature = f } }
 // its response); every other unauthenticated POST must come from the server's own pages or from
 // a client that is not a browser.
 var CrossSite Option = func(r *Route) { r.CrossSite = true }
+
+// ServeAs registers the route with ServeMux under another pattern (see Route.MuxPattern).
+func ServeAs(muxPattern string) Option { return func(r *Route) { r.MuxPattern = muxPattern } }
 
 // ErrCrossSite answers an unauthenticated POST sent by a page of another website.
 var ErrCrossSite = errs.New(errs.Forbidden, "cross_site_request", "This request was sent by a page of another website. Use Timbre's own pages.")
@@ -93,6 +99,9 @@ func (rt *Router) handle(pattern string, authed bool, h http.Handler, opts ...Op
 	}
 	if rt.Wrap != nil {
 		h = rt.Wrap(pattern, h)
+	}
+	if route.MuxPattern != "" {
+		pattern = route.MuxPattern
 	}
 	rt.Mux.Handle(pattern, h)
 }

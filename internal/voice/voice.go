@@ -29,7 +29,10 @@ type Service struct {
 	Cloner   Cloner
 	Blob     Blobs
 	Isolator engine.Isolator
-	Now      func() time.Time
+	// Recognizers check professional voices' captcha recordings (speech to text).
+	Recognizers []engine.Recognizer
+	Now         func() time.Time
+	jobs        pvcJobs
 }
 
 // ErrVoiceNotFound is the API's voice_not_found error.
