@@ -5,8 +5,8 @@
 -- gain trimming (milliseconds; trim_end_ms 0 = to the end), speaker separation (status and the
 -- speakers with their segments as JSON) and the speakers picked for training.
 ALTER TABLE voices ADD COLUMN pvc TEXT NOT NULL DEFAULT '';
-ALTER TABLE voice_samples ADD COLUMN trim_start_ms INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE voice_samples ADD COLUMN trim_end_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE voice_samples ADD COLUMN trim_start_ms BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE voice_samples ADD COLUMN trim_end_ms BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE voice_samples ADD COLUMN separation_status TEXT NOT NULL DEFAULT 'not_started';
 ALTER TABLE voice_samples ADD COLUMN speakers TEXT NOT NULL DEFAULT '';
 ALTER TABLE voice_samples ADD COLUMN selected_speaker_ids TEXT NOT NULL DEFAULT '';
