@@ -93,7 +93,9 @@ type VerifiedLanguage struct {
 }
 
 // JSON renders a voice without samples (a voice made without recordings) as the API's Voice object.
-func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice { return h.WithSamples(v, settings, nil) }
+func (h *Handlers) JSON(v *store.Voice, settings *Resolved) Voice {
+	return h.WithSamples(v, settings, nil)
+}
 
 // WithSamples renders a voice as the API's Voice object with its samples.
 func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []store.VoiceSample) Voice {
