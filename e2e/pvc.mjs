@@ -64,7 +64,9 @@ async function refused(fn, status, field) {
 
 let voiceId;
 await check('voices.pvc.create; a missing language → 422', async () => {
-  await refused(() => client.voices.pvc.create({ name: 'No language' }), 422, 'language');
+  // The SDK checks required fields itself: the server's 422 is asked for with fetch.
+  const bad = await fetch(`${baseUrl}/v1/voices/pvc`, { method: 'POST', headers: { 'xi-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'No language' }) });
+  assert(bad.status === 422 && (await bad.text()).includes('language'), `missing language: ${bad.status}`);
   const r = await client.voices.pvc.create({ name: 'SDK professional', language: 'en', description: 'Made by the SDK', labels: { accent: 'american' } });
   assert(r.voiceId, JSON.stringify(r));
   voiceId = r.voiceId;
