@@ -16,7 +16,7 @@ import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
-import { VoiceLabPage, VoicePage } from '@/features/voice-lab';
+import { ProfessionalClonePage, VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 export function SignInRoute() {
@@ -86,6 +86,10 @@ export function VoiceLabRoute() {
   const queryClient = useQueryClient();
   // Voices take slots and count as adds/edits: the subscription's voice fields change.
   return <VoiceLabPage onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function ProfessionalCloneRoute() {
+  useDocumentTitle('Professional voice clone');
+  return <ProfessionalClonePage />;
 }
 export function VoiceRoute() {
   const { voiceId = '' } = useParams();
