@@ -705,8 +705,15 @@ func (s *Service) Captcha(ctx context.Context, c *access.Caller, id string) (str
 	if _, err := s.pvcVoice(ctx, c, id); err != nil {
 		return "", err
 	}
-	n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(captchaSentences))))
-	text := captchaSentences[n.Int64()]
+	// Two different sentences: a longer reading makes the word error rate steadier.
+	n := len(CaptchaSentences)
+	a, _ := rand.Int(rand.Reader, big.NewInt(int64(n)))
+	b, _ := rand.Int(rand.Reader, big.NewInt(int64(n-1)))
+	i, j := int(a.Int64()), int(b.Int64())
+	if j >= i {
+		j++
+	}
+	text := CaptchaSentences[i] + " " + CaptchaSentences[j]
 	err := s.changePVC(ctx, c.WorkspaceID, id, func(_ *store.Voice, st *PVCState) error { st.Captcha = text; return nil })
 	return text, err
 }
@@ -983,17 +990,16 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
 }
 
-// captchaSentences are Harvard sentences (IEEE 1969, lists 1–2): short, phonetically balanced.
-var captchaSentences = []string{
-	"The birch canoe slid on the smooth planks.",
+// CaptchaSentences are Harvard sentences (IEEE 1969, lists 1–2): short, phonetically balanced.
+// Three of the lists' sentences are left out: the embedded recogniser gets half their words
+// wrong even from clear speech (unusual word pairs: "birch canoe", "hogs… chopped corn").
+var CaptchaSentences = []string{
 	"Glue the sheet to the dark blue background.",
 	"It's easy to tell the depth of a well.",
 	"These days a chicken leg is a rare dish.",
 	"Rice is often served in round bowls.",
 	"The juice of lemons makes fine punch.",
 	"The box was thrown beside the parked truck.",
-	"The hogs were fed chopped corn and garbage.",
-	"Four hours of steady work faced us.",
 	"A large size in stockings is hard to sell.",
 	"The boy was there when the sun rose.",
 	"A rod is used to catch pink salmon.",
