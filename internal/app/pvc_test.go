@@ -209,9 +209,10 @@ func TestProfessionalClone(t *testing.T) {
 			expect(t, r, 200)
 			text := r.json(t)["text"].(string)
 			r = e.postFiles("/v1/voices/pvc/"+id+"/captcha", e.key, []upload{{"recording", "c.mp3", "audio/mpeg", e.speakAs(rachel, text)}}, nil)
-			if r.StatusCode != 400 || detailStatus(t, r) != "captcha_verification_failed" {
+			if r.StatusCode != 400 || detailStatus(t, r) != "captcha_verification_failed" || !strings.Contains(string(r.body), "does not match the samples") {
 				t.Fatalf("another speaker's captcha: %d %s", r.StatusCode, r.body)
 			}
+			t.Logf("another speaker: %s", r.body)
 			r = e.postFiles("/v1/voices/pvc/"+id+"/captcha", e.key, []upload{{"recording", "c.mp3", "audio/mpeg", e.speakAs(adam, text)}}, nil)
 			expect(t, r, 200)
 			v = e.pvcVoice(id)

@@ -40,8 +40,8 @@ const (
 	// means another text was read.
 	CaptchaMaxWER = 0.5
 	// CaptchaMinSimilarity is the least voiceprint.Similarity between the recording and the
-	// samples' merged print: calibrated in TestPVCCaptchaThresholds (same speaker ≥ 0.6,
-	// other base voices below).
+	// samples' merged print (TestProfessionalClone: another base voice reading the captcha is
+	// refused by it, the samples' speaker passes).
 	CaptchaMinSimilarity = 0.45
 	// MinTrainSpeechSeconds is the least detected speech, over all picked audio, training
 	// takes. A parametric fit needs far less than a neural fine-tune's 30 minutes.
