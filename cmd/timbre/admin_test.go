@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"timbre/internal/store"
+	"timbre/internal/voice"
 )
 
 func TestAdminSetPlanAndListUsers(t *testing.T) {
@@ -112,5 +114,52 @@ func TestAdminVoiceSafety(t *testing.T) {
 	}
 	if got := control(); got != "BAN" {
 		t.Fatalf("refused commands changed the control to %s", got)
+	}
+}
+
+// TestAdminPVCVerify: an operator approves a professional voice's manual verification; an
+// unknown voice or a voice that is not professional is refused.
+func TestAdminPVCVerify(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := timbre(t, "admin", "create-user", "--email", "ops@example.com", "--password", "long enough pw", "--data", dir); err != nil {
+		t.Fatalf("create-user: %v %s", err, out)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, "", filepath.Join(dir, "timbre.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := db.UserByEmail(ctx, "ops@example.com")
+	st := voice.ParsePVC("")
+	st.Language, st.ManualRequested = "en", true
+	pvcJSON, _ := json.Marshal(st)
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		if err := tx.CreateVoice(ctx, store.Voice{ID: "pvcvoice000000000001", WorkspaceID: u.WorkspaceID, Name: "P", Category: "professional",
+			Labels: "{}", Engine: "flite", EngineVoice: "slt", Language: "en", PVC: string(pvcJSON)}); err != nil {
+			return err
+		}
+		return tx.CreateVoice(ctx, store.Voice{ID: "ivcvoice000000000001", WorkspaceID: u.WorkspaceID, Name: "I", Category: "cloned",
+			Labels: "{}", Engine: "flite", EngineVoice: "slt", Language: "en"})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"nosuchvoice", "ivcvoice000000000001"} {
+		if out, err := timbre(t, "admin", "pvc-verify", "--email", "ops@example.com", "--voice-id", bad, "--data", dir); err == nil {
+			t.Errorf("pvc-verify %s accepted: %s", bad, out)
+		}
+	}
+	if out, err := timbre(t, "admin", "pvc-verify", "--email", "ops@example.com", "--voice-id", "pvcvoice000000000001", "--data", dir); err != nil {
+		t.Fatalf("pvc-verify: %v %s", err, out)
+	}
+	db, err = store.Open(ctx, "", filepath.Join(dir, "timbre.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	v, err := db.Voice(ctx, u.WorkspaceID, "pvcvoice000000000001")
+	if err != nil || !voice.ParsePVC(v.PVC).Verified {
+		t.Fatalf("after pvc-verify: %+v %v", v, err)
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"timbre/internal/engine"
 	"timbre/internal/plan"
 	"timbre/internal/store"
+	"timbre/internal/voice"
 	"timbre/web"
 )
 
@@ -42,6 +43,7 @@ Usage:
   timbre admin set-plan --email E --plan TIER [--period monthly|annual] [--data DIR]
   timbre admin list-users [--data DIR]
   timbre admin voice-safety --voice ID --set ban|captcha|none [--data DIR]
+  timbre admin pvc-verify --email E --voice-id V [--data DIR]   approve a professional voice's manual verification
   timbre backup  --out FILE [--data DIR]                   copy the database and audio (SQLite default), also while serving
   timbre restore --in FILE [--data DIR] [--force]          bring a backup back (with the server stopped)
 
@@ -208,14 +210,14 @@ func migrate(args []string, stdout, stderr io.Writer) error {
 }
 
 func admin(args []string, stdout, stderr io.Writer) error {
-	const commands = "create-user, create-api-key, set-plan, list-users or voice-safety"
+	const commands = "create-user, create-api-key, set-plan, list-users, voice-safety or pvc-verify"
 	if len(args) == 0 {
 		return errors.New("admin needs a command: " + commands)
 	}
 	if args[0] == "voice-safety" {
 		return voiceSafety(args[1:], stdout, stderr)
 	}
-	var email, password, name, tier, period string
+	var email, password, name, tier, period, voiceID string
 	var cfg *config.Config
 	var err error
 	switch args[0] {
@@ -237,6 +239,11 @@ func admin(args []string, stdout, stderr io.Writer) error {
 		})
 	case "list-users":
 		cfg, err = parse("admin list-users", config.Data, args[1:], stderr, nil)
+	case "pvc-verify":
+		cfg, err = parse("admin pvc-verify", config.Data, args[1:], stderr, func(fs *flag.FlagSet) {
+			fs.StringVar(&email, "email", "", "the email of a user of the voice's workspace (their default workspace; required)")
+			fs.StringVar(&voiceID, "voice-id", "", "the professional voice whose manual verification is approved (required)")
+		})
 	default:
 		return fmt.Errorf("unknown admin command %q: use %s", args[0], commands)
 	}
@@ -275,6 +282,16 @@ func admin(args []string, stdout, stderr io.Writer) error {
 	u, err := db.UserByEmail(ctx, email)
 	if err != nil {
 		return fmt.Errorf("no user with email %s", email)
+	}
+	if args[0] == "pvc-verify" {
+		if voiceID == "" {
+			return errors.New("--voice-id is required")
+		}
+		if err := (&voice.Service{DB: db}).ApproveManualVerification(ctx, u.WorkspaceID, voiceID); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "professional voice %s of workspace %s is verified: it can be trained\n", voiceID, u.WorkspaceID)
+		return nil
 	}
 	if args[0] == "set-plan" {
 		if err := db.SetPlan(ctx, u.WorkspaceID, tier, period+"_period"); err != nil {

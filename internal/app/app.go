@@ -198,7 +198,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.STS = &sts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Isolator: rnnoise,
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
-	a.Voices.Isolator = rnnoise // clone samples' remove_background_noise
+	a.Voices.Isolator = rnnoise          // clone samples' remove_background_noise
+	a.Voices.Recognizers = a.Recognizers // professional voices' captcha check
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 

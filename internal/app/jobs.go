@@ -14,6 +14,7 @@ import (
 	"timbre/internal/store"
 	"timbre/internal/stt"
 	"timbre/internal/tts"
+	"timbre/internal/voice"
 	"timbre/internal/webhook"
 )
 
@@ -39,6 +40,8 @@ func (a *App) StartJobs(ctx context.Context) error {
 	river.AddWorker(workers, &CleanupWorker{DB: a.DB, Log: a.Log})
 	river.AddWorker(workers, &metering.SettleWorker{DB: a.DB, Log: a.Log, StaleAfter: a.Cfg.SettleAfter})
 	river.AddWorker(workers, &stt.TranscribeWorker{Svc: a.Transcriber})
+	river.AddWorker(workers, &voice.SeparateWorker{Svc: a.Voices})
+	river.AddWorker(workers, &voice.TrainWorker{Svc: a.Voices})
 	client, err := jobs.NewWithConfig(a.DB, jobs.Config{
 		Logger: a.Log, Workers: workers, QueueWorkers: max(1, a.Cfg.JobWorkers),
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(PurgeInterval),
@@ -51,6 +54,7 @@ func (a *App) StartJobs(ctx context.Context) error {
 	a.Webhooks.SetJobs(client)
 	a.Auth.SetJobs(client) // reset and verification mails leave the request path
 	a.Transcriber.SetJobs(client)
+	a.Voices.SetJobs(client) // professional cloning: speaker separation and training
 	if err := client.Start(ctx); err != nil {
 		client.Close()
 		return err

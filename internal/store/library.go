@@ -209,7 +209,7 @@ func (db *DB) ListLibrary(ctx context.Context, f LibraryFilter) ([]LibraryVoice,
 		var lv LibraryVoice
 		v := &lv.Voice
 		dst := append([]any{&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language,
-			&v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy}, lv.Share.ptrs()...)
+			&v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy, &v.PVC}, lv.Share.ptrs()...)
 		if err := rows.Scan(dst...); err != nil {
 			return nil, 0, err
 		}
@@ -224,7 +224,7 @@ func (db *DB) LibraryVoiceByOwner(ctx context.Context, publicOwnerID, voiceID st
 	var lv LibraryVoice
 	v := &lv.Voice
 	dst := append([]any{&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language,
-		&v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy}, lv.Share.ptrs()...)
+		&v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy, &v.PVC}, lv.Share.ptrs()...)
 	cols := "v." + strings.ReplaceAll(voiceCols, ", ", ", v.") + ", s." + strings.Join(strings.Fields(strings.ReplaceAll(shareCols, ",", " ")), ", s.")
 	err := db.queryRow(ctx, `SELECT `+cols+` FROM voice_shares s JOIN voices v ON v.id = s.voice_id AND v.workspace_id = s.workspace_id
 		WHERE s.public_owner_id = ? AND s.voice_id = ? AND s.status <> 'copied'`, publicOwnerID, voiceID).Scan(dst...)

@@ -20,14 +20,22 @@ type VoiceSample struct {
 	Voiceprint            string // JSON voiceprint.Print of this recording alone
 	Position              int    // order of addition within the voice
 	CreatedAt             int64
+	// Professional cloning: the part of the recording used (ms; TrimEndMS 0 = to the end), the
+	// speaker separation's status and result (JSON), and the speakers picked (JSON list).
+	TrimStartMS        int64
+	TrimEndMS          int64
+	SeparationStatus   string
+	Speakers           string
+	SelectedSpeakerIDs string
 }
 
-const sampleCols = `sample_id, voice_id, workspace_id, file_name, mime_type, size_bytes, hash, duration_secs, remove_background_noise, blob_key, voiceprint, position, created_at_unix`
+const sampleCols = `sample_id, voice_id, workspace_id, file_name, mime_type, size_bytes, hash, duration_secs, remove_background_noise, blob_key, voiceprint, position, created_at_unix, trim_start_ms, trim_end_ms, separation_status, speakers, selected_speaker_ids`
 
 func scanSample(row interface{ Scan(...any) error }) (*VoiceSample, error) {
 	s := &VoiceSample{}
 	if err := row.Scan(&s.ID, &s.VoiceID, &s.WorkspaceID, &s.FileName, &s.MimeType, &s.SizeBytes, &s.Hash, &s.DurationSecs,
-		&s.RemoveBackgroundNoise, &s.BlobKey, &s.Voiceprint, &s.Position, &s.CreatedAt); err != nil {
+		&s.RemoveBackgroundNoise, &s.BlobKey, &s.Voiceprint, &s.Position, &s.CreatedAt,
+		&s.TrimStartMS, &s.TrimEndMS, &s.SeparationStatus, &s.Speakers, &s.SelectedSpeakerIDs); err != nil {
 		return nil, notFound(err)
 	}
 	return s, nil
@@ -95,8 +103,9 @@ func (tx *Tx) VoiceSamples(ctx context.Context, workspaceID, voiceID string) ([]
 
 // InsertVoiceSample adds a sample to a voice (in the transaction that creates or edits the voice).
 func (tx *Tx) InsertVoiceSample(ctx context.Context, s VoiceSample) error {
-	_, err := tx.exec(ctx, `INSERT INTO voice_samples (`+sampleCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.ID, s.VoiceID, s.WorkspaceID, s.FileName, s.MimeType, s.SizeBytes, s.Hash, s.DurationSecs, s.RemoveBackgroundNoise, s.BlobKey, s.Voiceprint, s.Position, s.CreatedAt)
+	_, err := tx.exec(ctx, `INSERT INTO voice_samples (`+sampleCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.ID, s.VoiceID, s.WorkspaceID, s.FileName, s.MimeType, s.SizeBytes, s.Hash, s.DurationSecs, s.RemoveBackgroundNoise, s.BlobKey, s.Voiceprint, s.Position, s.CreatedAt,
+		s.TrimStartMS, s.TrimEndMS, orDefault(s.SeparationStatus, "not_started"), s.Speakers, s.SelectedSpeakerIDs)
 	return err
 }
 

@@ -24,18 +24,19 @@ type Voice struct {
 	CreatedAt   int64
 	Voiceprint  string // JSON voiceprint.Print of a cloned or designed voice, empty for premade ones
 	CreatedBy   string // user id of the member who made a workspace voice
+	PVC         string // JSON cloning state of a professional voice (voice.PVCState), empty for others
 	// SafetyControl is the operator's control on the voice (voice_safety; read only, "" = NONE).
 	SafetyControl string
 }
 
-const voiceCols = `id, workspace_id, name, category, description, labels, engine, engine_voice, language, prosody, preview_key, sort_order, created_at_unix, voiceprint, created_by`
+const voiceCols = `id, workspace_id, name, category, description, labels, engine, engine_voice, language, prosody, preview_key, sort_order, created_at_unix, voiceprint, created_by, pvc`
 
 // voiceSelect is what reads of a voice select: its columns and its safety control.
 const voiceSelect = voiceCols + `, COALESCE((SELECT control FROM voice_safety WHERE voice_safety.voice_id = voices.id), '')`
 
 func scanVoice(row interface{ Scan(...any) error }) (*Voice, error) {
 	v := &Voice{}
-	if err := row.Scan(&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language, &v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy, &v.SafetyControl); err != nil {
+	if err := row.Scan(&v.ID, &v.WorkspaceID, &v.Name, &v.Category, &v.Description, &v.Labels, &v.Engine, &v.EngineVoice, &v.Language, &v.Prosody, &v.PreviewKey, &v.SortOrder, &v.CreatedAt, &v.Voiceprint, &v.CreatedBy, &v.PVC, &v.SafetyControl); err != nil {
 		return nil, notFound(err)
 	}
 	return v, nil
@@ -43,7 +44,7 @@ func scanVoice(row interface{ Scan(...any) error }) (*Voice, error) {
 
 // UpsertPremadeVoice inserts or refreshes a premade voice, keeping its generated preview.
 func (db *DB) UpsertPremadeVoice(ctx context.Context, v Voice) error {
-	_, err := db.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, '', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, '', '')
+	_, err := db.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, '', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, '', '', '')
 		ON CONFLICT (id) DO UPDATE SET name = excluded.name, category = excluded.category, description = excluded.description,
 		labels = excluded.labels, engine = excluded.engine, engine_voice = excluded.engine_voice, language = excluded.language,
 		prosody = excluded.prosody, sort_order = excluded.sort_order,
@@ -180,8 +181,8 @@ func (tx *Tx) CreateVoice(ctx context.Context, v Voice) error {
 	if v.WorkspaceID == "" {
 		return errors.New("store: a workspace voice needs a workspace")
 	}
-	_, err := tx.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		v.ID, v.WorkspaceID, v.Name, v.Category, v.Description, v.Labels, v.Engine, v.EngineVoice, v.Language, v.Prosody, v.PreviewKey, v.SortOrder, v.CreatedAt, v.Voiceprint, v.CreatedBy)
+	_, err := tx.exec(ctx, `INSERT INTO voices (`+voiceCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		v.ID, v.WorkspaceID, v.Name, v.Category, v.Description, v.Labels, v.Engine, v.EngineVoice, v.Language, v.Prosody, v.PreviewKey, v.SortOrder, v.CreatedAt, v.Voiceprint, v.CreatedBy, v.PVC)
 	return err
 }
 

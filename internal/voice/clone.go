@@ -561,6 +561,9 @@ func (s *Service) DeleteVoice(ctx context.Context, c *access.Caller, id string) 
 	if v.PreviewKey != "" {
 		_ = s.Blob.Delete(bg, v.PreviewKey)
 	}
+	for _, k := range ParsePVC(v.PVC).ManualFiles { // a professional voice's review documents
+		_ = s.Blob.Delete(bg, k)
+	}
 	return nil
 }
 

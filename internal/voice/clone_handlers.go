@@ -44,14 +44,19 @@ type Sample struct {
 	HasIsolatedAudio        *bool     `json:"has_isolated_audio"`
 	HasIsolatedAudioPreview *bool     `json:"has_isolated_audio_preview"`
 	SpeakerSeparation       *struct{} `json:"speaker_separation"`
-	TrimStart               *int      `json:"trim_start"`
-	TrimEnd                 *int      `json:"trim_end"`
+	TrimStart               *int64    `json:"trim_start"`
+	TrimEnd                 *int64    `json:"trim_end"`
 }
 
 func sampleJSON(s store.VoiceSample) Sample {
 	d, rb, no := s.DurationSecs, s.RemoveBackgroundNoise, false
-	return Sample{SampleID: s.ID, FileName: s.FileName, MimeType: s.MimeType, SizeBytes: s.SizeBytes, Hash: s.Hash,
+	out := Sample{SampleID: s.ID, FileName: s.FileName, MimeType: s.MimeType, SizeBytes: s.SizeBytes, Hash: s.Hash,
 		DurationSecs: &d, RemoveBackgroundNoise: &rb, HasIsolatedAudio: &no, HasIsolatedAudioPreview: &no}
+	if s.TrimStartMS != 0 || s.TrimEndMS != 0 {
+		ts, te := s.TrimStartMS, s.TrimEndMS
+		out.TrimStart, out.TrimEnd = &ts, &te
+	}
+	return out
 }
 
 // samplesJSON is a voice's samples list: null for voices made without samples (premade ones).

@@ -31,6 +31,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	h.cloneRoutes(rt)
 	h.safetyRoutes(rt)
 	h.libraryRoutes(rt)
+	h.pvcRoutes(rt)
 }
 
 // Voice is the API's Voice object. Cloned voices list their samples (premade ones have none:
@@ -67,6 +68,12 @@ type FineTuning struct {
 	VerificationFailures        []string          `json:"verification_failures"`
 	VerificationAttemptsCount   int               `json:"verification_attempts_count"`
 	ManualVerificationRequested bool              `json:"manual_verification_requested"`
+	// Professional voices: the language, training progress (0–1) and messages per model, and
+	// the seconds of speech the voice was trained on.
+	Language               *string            `json:"language,omitempty"`
+	Progress               map[string]float64 `json:"progress,omitempty"`
+	Message                map[string]string  `json:"message,omitempty"`
+	DatasetDurationSeconds *float64           `json:"dataset_duration_seconds,omitempty"`
 }
 
 // VoiceVerification is a voice's verification state: Timbre asks for none.
@@ -109,12 +116,23 @@ func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []sto
 			verified = append(verified, VerifiedLanguage{Language: v.Language, ModelID: m, Accent: labels["accent"], PreviewURL: preview})
 		}
 	}
+	ft := FineTuning{State: map[string]string{}, VerificationFailures: []string{}}
+	vv := VoiceVerification{VerificationFailures: []string{}}
+	if v.Category == ProfessionalCategory {
+		st := ParsePVC(v.PVC)
+		lang, secs := st.Language, st.DatasetSeconds
+		ft = FineTuning{IsAllowedToFineTune: st.Verified, State: st.State, VerificationFailures: st.Failures,
+			VerificationAttemptsCount: st.Attempts, ManualVerificationRequested: st.ManualRequested,
+			Language: &lang, Progress: st.Progress, Message: st.Message, DatasetDurationSeconds: &secs}
+		vv = VoiceVerification{RequiresVerification: !st.Verified, IsVerified: st.Verified, VerificationFailures: st.Failures,
+			VerificationAttemptsCount: st.Attempts, Language: &lang}
+	}
 	return Voice{
 		VoiceID:                 v.ID,
 		Name:                    v.Name,
 		Samples:                 samplesJSON(samples),
 		Category:                v.Category,
-		FineTuning:              FineTuning{State: map[string]string{}, VerificationFailures: []string{}},
+		FineTuning:              ft,
 		Labels:                  labels,
 		Description:             v.Description,
 		PreviewURL:              preview,
@@ -122,7 +140,7 @@ func (h *Handlers) WithSamples(v *store.Voice, settings *Resolved, samples []sto
 		Settings:                settings,
 		HighQualityBaseModelIDs: []string{},
 		VerifiedLanguages:       verified,
-		VoiceVerification:       VoiceVerification{VerificationFailures: []string{}},
+		VoiceVerification:       vv,
 		SafetyControl:           safetyJSON(v.SafetyControl),
 		IsOwner:                 v.WorkspaceID != "",
 		CreatedAtUnix:           v.CreatedAt,

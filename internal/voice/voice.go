@@ -31,16 +31,16 @@ type Service struct {
 	Blob     Blobs
 	Isolator engine.Isolator
 	Now      func() time.Time
-	// Recognizers check voice captcha recordings; Speak reads the captcha's sentence aloud with
-	// the voice (tts.Service.Say; nil: the captcha is text only).
+	// Recognizers check voice captcha recordings and professional voices' captcha recordings
+	// (speech to text); Speak reads a voice captcha's sentence aloud with the voice
+	// (tts.Service.Say; nil: the captcha is text only).
 	Recognizers []engine.Recognizer
 	Speak       func(ctx context.Context, v *store.Voice, text string) ([]byte, error)
-	// Removals sends library removal notices when a voice is banned (*webhook.Service).
-	// CopiedBy lists the workspaces that copied a voice from the voice library: the library
-	// sets it (nil: nobody has copies, so a ban notifies no one). The library also calls
-	// Removals.NotifyVoiceRemoval itself when a shared voice is withdrawn.
+	// Removals sends library removal notices when a voice is banned or withdrawn
+	// (*webhook.Service); CopiedBy lists the workspaces that copied a voice from the library.
 	Removals RemovalNotifier
 	CopiedBy func(ctx context.Context, voiceID string) ([]string, error)
+	jobs     pvcJobs
 }
 
 // RemovalNotifier delivers library removal notices (webhook.Service.NotifyVoiceRemoval).

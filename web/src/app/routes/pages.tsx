@@ -17,7 +17,7 @@ import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceLibraryPage } from '@/features/voice-library';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
-import { VoiceLabPage, VoicePage } from '@/features/voice-lab';
+import { ProfessionalClonePage, VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 export function SignInRoute() {
@@ -87,6 +87,10 @@ export function VoiceLabRoute() {
   const queryClient = useQueryClient();
   // Voices take slots and count as adds/edits: the subscription's voice fields change.
   return <VoiceLabPage onChanged={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function ProfessionalCloneRoute() {
+  useDocumentTitle('Professional voice clone');
+  return <ProfessionalClonePage />;
 }
 export function VoiceRoute() {
   const { voiceId = '' } = useParams();

@@ -1,2 +1,3 @@
 export { VoiceLabPage } from './components/VoiceLabPage';
 export { VoicePage } from './components/VoicePage';
+export { ProfessionalClonePage } from './components/ProfessionalClonePage';

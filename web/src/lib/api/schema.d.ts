@@ -1587,6 +1587,254 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/voices/pvc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Pvc Voice
+         * @description Creates a new PVC voice with metadata but no samples
+         */
+        post: operations["create_pvc_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit Pvc Voice
+         * @description Edit PVC voice metadata
+         */
+        post: operations["edit_pvc_voice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Samples To Pvc Voice
+         * @description Add audio samples to a PVC voice
+         */
+        post: operations["add_pvc_voice_samples"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples/{sample_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update Pvc Voice Sample
+         * @description Update a PVC voice sample - apply noise removal, select speaker, change trim times or file name.
+         */
+        post: operations["edit_pvc_voice_sample"];
+        /**
+         * Delete Pvc Voice Sample
+         * @description Delete a sample from a PVC voice.
+         */
+        delete: operations["delete_pvc_voice_sample"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples/{sample_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Voice Sample Audio
+         * @description Retrieve the first 30 seconds of voice sample audio with or without noise removal.
+         */
+        get: operations["get_pvc_sample_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples/{sample_id}/waveform": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Voice Sample Visual Waveform
+         * @description Retrieve the visual waveform of a voice sample.
+         */
+        get: operations["get_pvc_sample_visual_waveform"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples/{sample_id}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Speaker Separation Status
+         * @description Retrieve the status of the speaker separation process and the list of detected speakers if complete.
+         */
+        get: operations["get_pvc_sample_speakers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples/{sample_id}/separate-speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start Speaker Separation
+         * @description Start speaker separation process for a sample
+         */
+        post: operations["start_speaker_separation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/samples/{sample_id}/speakers/{speaker_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Separated Speaker Audio
+         * @description Retrieve the separated audio for a specific speaker.
+         */
+        get: operations["get_speaker_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/captcha": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Pvc Voice Captcha
+         * @description Get captcha for PVC voice verification.
+         */
+        get: operations["get_pvc_voice_captcha"];
+        put?: never;
+        /**
+         * Verify Pvc Voice Captcha
+         * @description Submit captcha verification for PVC voice.
+         */
+        post: operations["verify_pvc_voice_captcha"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/train": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run Pvc Training
+         * @description Start PVC training process for a voice.
+         */
+        post: operations["run_pvc_voice_training"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voices/pvc/{voice_id}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Manual Verification
+         * @description Request manual verification for a PVC voice.
+         */
+        post: operations["request_pvc_manual_verification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/referral-link": {
         parameters: {
             query?: never;
@@ -3639,6 +3887,21 @@ export interface components {
              */
             email: string;
         };
+        /** Body_Add_samples_to_PVC_voice_v1_voices_pvc__voice_id__samples_post */
+        Body_Add_samples_to_PVC_voice_v1_voices_pvc__voice_id__samples_post: {
+            /**
+             * Files
+             * @description Audio files used to create the voice.
+             */
+            files: string[];
+            /**
+             * Remove Background Noise
+             * @description If set will remove background noise for voice samples using our audio isolation model. If the samples do not include background noise, it can make the quality worse.
+             * @default false
+             * @example true
+             */
+            remove_background_noise?: boolean;
+        };
         /** Body_Add_shared_voice_v1_voices_add__public_user_id___voice_id__post */
         Body_Add_shared_voice_v1_voices_add__public_user_id___voice_id__post: {
             /**
@@ -3727,6 +3990,35 @@ export interface components {
              */
             preview_b64?: string | null;
         };
+        /** Body_Create_PVC_voice_v1_voices_pvc_post */
+        Body_Create_PVC_voice_v1_voices_pvc_post: {
+            /**
+             * Name
+             * @description The name that identifies this voice. This will be displayed in the dropdown of the website.
+             * @example John Smith
+             */
+            name: string;
+            /**
+             * Language
+             * @description Language used in the samples.
+             * @example en
+             */
+            language: string;
+            /**
+             * Description
+             * @description Description to use for the created voice.
+             * @example An old American male voice with a slight hoarseness in his throat. Perfect for news.
+             */
+            description?: string | null;
+            /**
+             * Labels
+             * @description Labels for the voice. Keys can be language, accent, gender, or age.
+             * @example {"language": "en", "accent": "en-US", "gender": "male", "age": "middle-aged"}
+             */
+            labels?: {
+                [key: string]: string;
+            } | null;
+        };
         /** Body_Create_a_new_voice_from_voice_preview_v1_text_to_voice_post */
         Body_Create_a_new_voice_from_voice_preview_v1_text_to_voice_post: {
             /**
@@ -3811,6 +4103,35 @@ export interface components {
              * @description Output format to transcode the audio file, can be wav or default.
              */
             output_format?: string | null;
+        };
+        /** Body_Edit_PVC_voice_v1_voices_pvc__voice_id__post */
+        Body_Edit_PVC_voice_v1_voices_pvc__voice_id__post: {
+            /**
+             * Name
+             * @description The name that identifies this voice. This will be displayed in the dropdown of the website.
+             * @example John Smith
+             */
+            name?: string;
+            /**
+             * Language
+             * @description Language used in the samples.
+             * @example en
+             */
+            language?: string;
+            /**
+             * Description
+             * @description Description to use for the created voice.
+             * @example An old American male voice with a slight hoarseness in his throat. Perfect for news.
+             */
+            description?: string | null;
+            /**
+             * Labels
+             * @description Labels for the voice. Keys can be language, accent, gender, or age.
+             * @example {"language": "en", "accent": "en-US", "gender": "male", "age": "middle-aged"}
+             */
+            labels?: {
+                [key: string]: string;
+            } | null;
         };
         /** Body_Edit_voice_v1_voices__voice_id__edit_post */
         Body_Edit_voice_v1_voices__voice_id__edit_post: {
@@ -3940,6 +4261,28 @@ export interface components {
              * @example 5000
              */
             usage_limit?: number | null;
+        };
+        /** Body_Request_manual_verification_v1_voices_pvc__voice_id__verification_post */
+        Body_Request_manual_verification_v1_voices_pvc__voice_id__verification_post: {
+            /**
+             * Files
+             * @description Verification documents
+             */
+            files: string[];
+            /**
+             * Extra Text
+             * @description Extra text to be used in the manual verification process.
+             */
+            extra_text?: string | null;
+        };
+        /** Body_Run_PVC_training_v1_voices_pvc__voice_id__train_post */
+        Body_Run_PVC_training_v1_voices_pvc__voice_id__train_post: {
+            /**
+             * Model Id
+             * @description The model ID to use for the conversion.
+             * @example eleven_turbo_v2
+             */
+            model_id?: string | null;
         };
         /** Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post */
         Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post: {
@@ -4243,6 +4586,40 @@ export interface components {
              */
             workspace_api_key_id?: string | null;
         };
+        /** Body_Update_PVC_voice_sample_v1_voices_pvc__voice_id__samples__sample_id__post */
+        Body_Update_PVC_voice_sample_v1_voices_pvc__voice_id__samples__sample_id__post: {
+            /**
+             * Remove Background Noise
+             * @description If set will remove background noise for voice samples using our audio isolation model. If the samples do not include background noise, it can make the quality worse.
+             * @default false
+             * @example true
+             */
+            remove_background_noise?: boolean;
+            /**
+             * Selected Speaker Ids
+             * @description Speaker IDs to be used for PVC training. Make sure you send all the speaker IDs you want to use for PVC training in one request because the last request will override the previous ones.
+             * @example speaker_0
+             */
+            selected_speaker_ids?: string[] | null;
+            /**
+             * Trim Start Time
+             * @description The start time of the audio to be used for PVC training. Time should be in milliseconds
+             * @example 0
+             */
+            trim_start_time?: number | null;
+            /**
+             * Trim End Time
+             * @description The end time of the audio to be used for PVC training. Time should be in milliseconds
+             * @example 10
+             */
+            trim_end_time?: number | null;
+            /**
+             * File Name
+             * @description The name of the audio file to be used for PVC training.
+             * @example sample.mp3
+             */
+            file_name?: string | null;
+        };
         /** Body_Update_member_v1_workspace_members_post */
         Body_Update_member_v1_workspace_members_post: {
             /**
@@ -4301,6 +4678,15 @@ export interface components {
              *     ]
              */
             events?: components["schemas"]["WorkspaceWebhookEventType"][] | null;
+        };
+        /** Body_Verify_PVC_voice_captcha_v1_voices_pvc__voice_id__captcha_post */
+        Body_Verify_PVC_voice_captcha_v1_voices_pvc__voice_id__captcha_post: {
+            /**
+             * Recording
+             * Format: binary
+             * @description Audio recording of the user
+             */
+            recording: string;
         };
         /** Body_create_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys_post */
         Body_create_service_account_api_key_v1_service_accounts__service_account_user_id__api_keys_post: {
@@ -4906,6 +5292,19 @@ export interface components {
             /**
              * Status
              * @description The status of the voice deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * DeleteVoiceSampleResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        DeleteVoiceSampleResponseModel: {
+            /**
+             * Status
+             * @description The status of the voice sample deletion request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
              */
             status: string;
         };
@@ -6829,6 +7228,19 @@ export interface components {
             collection_id: string;
             voice_id: string;
         };
+        /**
+         * RequestPVCManualVerificationResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        RequestPVCManualVerificationResponseModel: {
+            /**
+             * Status
+             * @description The status of the request PVC manual verification request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
         /** ResetPasswordRequest */
         ResetPasswordRequest: {
             /**
@@ -7404,6 +7816,31 @@ export interface components {
          */
         SingleUseTokenType: "realtime_scribe" | "batch_scribe" | "tts_websocket";
         /**
+         * SpeakerAudioResponseModel
+         * @example {
+         *       "audio_base_64": "audio_base_64",
+         *       "duration_secs": 5,
+         *       "media_type": "audio/mpeg"
+         *     }
+         */
+        SpeakerAudioResponseModel: {
+            /**
+             * Audio Base 64
+             * @description The base64 encoded audio.
+             */
+            audio_base_64: string;
+            /**
+             * Media Type
+             * @description The media type of the audio.
+             */
+            media_type: string;
+            /**
+             * Duration Secs
+             * @description The duration of the audio in seconds.
+             */
+            duration_secs: number;
+        };
+        /**
          * SpeakerResponseModel
          * @example {
          *       "duration_secs": 5,
@@ -7854,6 +8291,32 @@ export interface components {
              * @default 84
              */
             max_segment_chars?: number | null;
+        };
+        /**
+         * StartPVCVoiceTrainingResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        StartPVCVoiceTrainingResponseModel: {
+            /**
+             * Status
+             * @description The status of the start PVC voice training request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
+        /**
+         * StartSpeakerSeparationResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        StartSpeakerSeparationResponseModel: {
+            /**
+             * Status
+             * @description The status of the start speaker seperation request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
         };
         /**
          * StatusId
@@ -8578,6 +9041,19 @@ export interface components {
              */
             preview_url?: string | null;
         };
+        /**
+         * VerifyPVCVoiceCaptchaResponseModel
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        VerifyPVCVoiceCaptchaResponseModel: {
+            /**
+             * Status
+             * @description The status of the verify PVC captcha request. If the request was successful, the status will be 'ok'. Otherwise an error message with status 500 will be returned.
+             */
+            status: string;
+        };
         VoiceCaptchaResponse: {
             /** @description The sentence to read aloud. */
             text: string;
@@ -9116,6 +9592,68 @@ export interface components {
              * @description The reason for the recording quality assessment, as determined by the review pipeline.
              */
             recording_quality_reason?: string | null;
+        };
+        /**
+         * VoiceSamplePreviewResponseModel
+         * @example {
+         *       "audio_base_64": "audio_base_64",
+         *       "duration_secs": 5,
+         *       "media_type": "audio/mpeg",
+         *       "sample_id": "DCwhRBWXzGAHq8TQ4Fs18",
+         *       "voice_id": "DCwhRBWXzGAHq8TQ4Fs18"
+         *     }
+         */
+        VoiceSamplePreviewResponseModel: {
+            /**
+             * Audio Base 64
+             * @description The base64 encoded audio.
+             */
+            audio_base_64: string;
+            /**
+             * Voice Id
+             * @description The ID of the voice.
+             */
+            voice_id: string;
+            /**
+             * Sample Id
+             * @description The ID of the sample.
+             */
+            sample_id: string;
+            /**
+             * Media Type
+             * @description The media type of the audio.
+             */
+            media_type: string;
+            /**
+             * Duration Secs
+             * @description The duration of the audio in seconds.
+             */
+            duration_secs?: number | null;
+        };
+        /**
+         * VoiceSampleVisualWaveformResponseModel
+         * @example {
+         *       "sample_id": "DCwhRBWXzGAHq8TQ4Fs18",
+         *       "visual_waveform": [
+         *         0.1,
+         *         0.2,
+         *         0.3,
+         *         0.4,
+         *         0.5
+         *       ]
+         *     }
+         */
+        VoiceSampleVisualWaveformResponseModel: {
+            /**
+             * Sample Id
+             * @description The ID of the sample.
+             */
+            sample_id: string;
+            /**
+             * Visual Waveform
+             * @description The visual waveform of the sample, represented as a list of floats.
+             */
+            visual_waveform: number[];
         };
         /**
          * VoiceSettingsResponseModel
@@ -13351,6 +13889,510 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageCharactersResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    create_pvc_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Create_PVC_voice_v1_voices_pvc_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddVoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    edit_pvc_voice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Edit_PVC_voice_v1_voices_pvc__voice_id__post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddVoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    add_pvc_voice_samples: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Add_samples_to_PVC_voice_v1_voices_pvc__voice_id__samples_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SampleResponseModel"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    edit_pvc_voice_sample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Update_PVC_voice_sample_v1_voices_pvc__voice_id__samples__sample_id__post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddVoiceResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    delete_pvc_voice_sample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteVoiceSampleResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pvc_sample_audio: {
+        parameters: {
+            query?: {
+                /** @description If set will remove background noise for voice samples using our audio isolation model. If the samples do not include background noise, it can make the quality worse. */
+                remove_background_noise?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceSamplePreviewResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pvc_sample_visual_waveform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceSampleVisualWaveformResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pvc_sample_speakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpeakerSeparationResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    start_speaker_separation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartSpeakerSeparationResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_speaker_audio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+                /** @description Sample ID to be used */
+                sample_id: string;
+                /** @description Speaker ID to be used, you can use GET https://api.elevenlabs.io/v1/voices/{voice_id}/samples/{sample_id}/speakers to list all the available speakers for a sample. */
+                speaker_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpeakerAudioResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pvc_voice_captcha: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    verify_pvc_voice_captcha: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Verify_PVC_voice_captcha_v1_voices_pvc__voice_id__captcha_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyPVCVoiceCaptchaResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    run_pvc_voice_training: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Run_PVC_training_v1_voices_pvc__voice_id__train_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartPVCVoiceTrainingResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    request_pvc_manual_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Voice ID to be used, you can use https://api.elevenlabs.io/v1/voices to list all the available voices. */
+                voice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Request_manual_verification_v1_voices_pvc__voice_id__verification_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestPVCManualVerificationResponseModel"];
                 };
             };
             /** @description Validation Error */

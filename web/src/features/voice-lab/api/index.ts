@@ -61,7 +61,7 @@ export async function speak(voiceId: string, text: string): Promise<Blob> {
 }
 
 /** Sends a multipart form with the session cookie and the CSRF header; JSON back, or an ApiError. */
-async function postForm<T>(path: string, form: FormData, signal?: AbortSignal): Promise<T> {
+export async function postForm<T>(path: string, form: FormData, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const csrf = readCookie(CSRF_COOKIE);
   if (csrf) headers[CSRF_HEADER] = csrf;

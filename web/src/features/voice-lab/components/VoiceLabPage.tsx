@@ -39,6 +39,9 @@ export function VoiceLabPage({ onChanged }: { onChanged?: () => void }) {
           <Link to="/app/voice-lab/design" className="inline-flex h-10 items-center rounded-lg border border-gray-300 px-4 text-sm font-medium hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800">
             Design a voice
           </Link>
+          <Link to="/app/voice-lab/professional" className="inline-flex h-10 items-center rounded-lg border border-gray-300 px-4 text-sm font-medium hover:bg-gray-50 dark:border-gray-700 dark:hover:bg-gray-800">
+            Professional clone
+          </Link>
           <Button onClick={() => setAdding(true)}>
             <PlusIcon size={16} /> Add voice
           </Button>
