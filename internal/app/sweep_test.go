@@ -98,6 +98,7 @@ func (a *alphaFx) pathValues() map[string]string {
 		"token_type":              "batch_scribe",
 		"generated_voice_id":      a.previewID,
 		"collection_id":           a.collectionID,
+		"speaker_id":              "speaker_0",
 		"public_user_id":          voice.PublicOwnerID(a.ws),
 	}
 }
