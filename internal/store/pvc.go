@@ -13,7 +13,7 @@ func orDefault(s, def string) string {
 // on PostgreSQL the row is locked, so a training job's progress and a captcha check do not
 // overwrite each other (SQLite has one writer at a time anyway).
 func (tx *Tx) VoiceForUpdate(ctx context.Context, workspaceID, id string) (*Voice, error) {
-	q := `SELECT ` + voiceCols + ` FROM voices WHERE id = ? AND workspace_id = ? AND workspace_id <> ''`
+	q := `SELECT ` + voiceSelect + ` FROM voices WHERE id = ? AND workspace_id = ? AND workspace_id <> ''`
 	if tx.db.Dialect == Postgres {
 		q += ` FOR UPDATE`
 	}
