@@ -41,7 +41,7 @@ func TestOpenAICloner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Audio.SampleRate != enginetest.CustomVoiceRate || len(res.Audio.Samples) != enginetest.CustomVoiceRate/2 {
+	if res.Audio.SampleRate != enginetest.CustomVoiceRate || len(res.Audio.Samples) != enginetest.CustomVoiceRate*3/2 {
 		t.Fatalf("audio %d Hz, %d samples", res.Audio.SampleRate, len(res.Audio.Samples))
 	}
 	if _, speeches := fake.Snapshot(); len(speeches) != 1 || speeches[0] != "voice_1" {

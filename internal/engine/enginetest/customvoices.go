@@ -30,8 +30,11 @@ type CreatedVoice struct {
 	Audio                                    []byte
 }
 
-// Sample rate and tone of the speech answers: voice_N speaks at 200+20N Hz.
+// CustomVoiceRate is the sample rate of the speech answers.
 const CustomVoiceRate = 24000
+
+// CustomVoicePitch is the pitch voice_N speaks around: 180+20N Hz.
+func CustomVoicePitch(n int) float64 { return 180 + 20*float64(n) }
 
 func (s *CustomVoiceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
@@ -88,10 +91,14 @@ func (s *CustomVoiceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.Speeches = append(s.Speeches, req.Voice.ID)
-		hz := 200 + 20*float64(n)
-		pcm := make([]int16, CustomVoiceRate/2)
+		// 1.5 s of a voiced tone gliding around the voice's pitch in 4 Hz syllables (a steady
+		// tone is not speech to a voiceprint).
+		pcm := make([]int16, CustomVoiceRate*3/2)
+		phase := 0.0
 		for i := range pcm {
-			pcm[i] = int16(8000 * math.Sin(2*math.Pi*hz*float64(i)/CustomVoiceRate))
+			phase += 2 * math.Pi * (CustomVoicePitch(n) + 30*math.Sin(float64(i)/6000)) / CustomVoiceRate
+			syllable := 0.5 - 0.5*math.Cos(2*math.Pi*4*float64(i)/CustomVoiceRate)
+			pcm[i] = int16(9000 * syllable * math.Sin(phase))
 		}
 		w.Header().Set("Content-Type", "audio/wav")
 		w.Write(audio.WAV(pcm, CustomVoiceRate))
