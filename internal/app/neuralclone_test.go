@@ -85,6 +85,19 @@ func TestNeuralClone(t *testing.T) {
 				t.Fatalf("denoised upload: %d voices, last %s %s", len(created), c.FileName, c.ContentType)
 			}
 
+			// Adding a recording makes a new server voice from it; deleting one keeps the server's.
+			r = e.postFiles("/v1/voices/"+id+"/edit", e.key, []upload{{"files[]", "more.mp3", "audio/mpeg", long}}, map[string]string{"name": "Neural me"})
+			expect(t, r, 200)
+			created, _ = fake.Snapshot()
+			if row, err = e.app.DB.Voice(ctx, e.user.WorkspaceID, id); err != nil || len(created) != 3 || row.EngineVoice != created[2].ID || row.Engine != "openai-clone" {
+				t.Fatalf("after edit: %d server voices, engine %q voice %q (%v)", len(created), row.Engine, row.EngineVoice, err)
+			}
+			v := e.voice(id)
+			expect(t, e.do("DELETE", "/v1/voices/"+id+"/samples/"+v.Samples[0].SampleID, e.key, nil), 200)
+			if row, err = e.app.DB.Voice(ctx, e.user.WorkspaceID, id); err != nil || row.EngineVoice != created[2].ID || row.Engine != "openai-clone" {
+				t.Fatalf("after a sample went: engine %q voice %q (%v)", row.Engine, row.EngineVoice, err)
+			}
+
 			// The server fails: 502, no voice, no sample audio kept, no slot used.
 			blobs, before := len(e.sampleBlobs()), e.subscription()["voice_slots_used"]
 			fake.SetFail(true)

@@ -22,8 +22,9 @@ import (
 	"timbre/internal/voiceprint"
 )
 
-// Cloner measures speakers and fits a parametric voice to them (*voiceprint.Cloner; a neural
-// cloner plugs in behind the same three calls).
+// Cloner measures speakers and fits a parametric voice to them (*voiceprint.Cloner). A neural
+// cloning server (RemoteCloner) makes the voice instead when configured; the Cloner still
+// measures the samples.
 type Cloner interface {
 	Analyse(pcm engine.PCM) (*voiceprint.Print, error)
 	Merge(prints []*voiceprint.Print) *voiceprint.Print
