@@ -171,6 +171,17 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		// the base voices on the first clone (seconds, once per process).
 		a.Voices.Cloner = voiceprint.NewCloner(fl)
 	}
+	if cfg.CloneOpenAIURL != "" {
+		// A neural cloning server: clones are made and spoken there; the voiceprint cloner
+		// still measures the samples (similar voices, the speaker library).
+		oc, err := engine.NewOpenAICloner(engine.OpenAICloneConfig{BaseURL: cfg.CloneOpenAIURL, APIKey: cfg.CloneOpenAIKey,
+			Model: cfg.CloneOpenAIModel, Consent: cfg.CloneOpenAIConsent})
+		if err != nil {
+			return nil, fmt.Errorf("openai clone engine: %w", err)
+		}
+		a.Engines[oc.Engine()] = oc.Synthesizer()
+		a.Voices.Remote = oc
+	}
 	if _, err := a.Voices.Seed(ctx); err != nil {
 		return nil, fmt.Errorf("seed voices: %w", err)
 	}

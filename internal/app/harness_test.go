@@ -40,9 +40,18 @@ type env struct {
 // newEnv starts Timbre on SQLite (dialect "sqlite") or a fresh PostgreSQL database ("postgres").
 func newEnv(t *testing.T, dialect store.Dialect) *env {
 	t.Helper()
+	return newEnvWith(t, dialect, nil)
+}
+
+// newEnvWith is newEnv with configure applied to the configuration first (nil: none).
+func newEnvWith(t *testing.T, dialect store.Dialect, configure func(*config.Config)) *env {
+	t.Helper()
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	cfg := config.Bind(fs, config.Serve)
 	cfg.DataDir = t.TempDir()
+	if configure != nil {
+		configure(cfg)
+	}
 	if dialect == store.Postgres {
 		_, url := testdb.PostgresWithURL(t)
 		cfg.DatabaseURL = url

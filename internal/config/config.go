@@ -36,6 +36,12 @@ type Config struct {
 	TTSOpenAIKey    string // TIMBRE_TTS_OPENAI_KEY
 	TTSOpenAIModel  string // TIMBRE_TTS_OPENAI_MODEL
 	TTSOpenAIVoices string // TIMBRE_TTS_OPENAI_VOICES: comma-separated voice names
+	// A neural cloning server speaking OpenAI's custom-voices protocol (POST /v1/audio/voices):
+	// when set, instant clones are made there and spoken by it (engine "openai-clone").
+	CloneOpenAIURL     string // TIMBRE_CLONE_OPENAI_URL
+	CloneOpenAIKey     string // TIMBRE_CLONE_OPENAI_KEY
+	CloneOpenAIModel   string // TIMBRE_CLONE_OPENAI_MODEL: the speech model for the cloned voices
+	CloneOpenAIConsent string // TIMBRE_CLONE_OPENAI_CONSENT: consent recording id sent with each voice
 
 	STTOpenAIURL       string // TIMBRE_STT_OPENAI_URL: an OpenAI-compatible /v1/audio/transcriptions server
 	STTOpenAIKey       string // TIMBRE_STT_OPENAI_KEY
@@ -119,6 +125,10 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"tts-openai-key", "TIMBRE_TTS_OPENAI_KEY", "API key for that server", str(&c.TTSOpenAIKey, ""), run},
 		{"tts-openai-model", "TIMBRE_TTS_OPENAI_MODEL", "model name to request from that server", str(&c.TTSOpenAIModel, "tts-1"), run},
 		{"tts-openai-voices", "TIMBRE_TTS_OPENAI_VOICES", "comma-separated voices that server offers", str(&c.TTSOpenAIVoices, "alloy,echo,fable,onyx,nova,shimmer"), run},
+		{"clone-openai-url", "TIMBRE_CLONE_OPENAI_URL", "base URL of a server speaking OpenAI's custom-voices protocol (POST /v1/audio/voices) that makes instant clones", str(&c.CloneOpenAIURL, ""), run},
+		{"clone-openai-key", "TIMBRE_CLONE_OPENAI_KEY", "API key for the cloning server", str(&c.CloneOpenAIKey, ""), run},
+		{"clone-openai-model", "TIMBRE_CLONE_OPENAI_MODEL", "speech model the cloned voices are spoken with", str(&c.CloneOpenAIModel, "gpt-4o-mini-tts"), run},
+		{"clone-openai-consent", "TIMBRE_CLONE_OPENAI_CONSENT", "consent recording id (cons_…) the cloning server requires with each voice", str(&c.CloneOpenAIConsent, ""), run},
 		{"stt-openai-url", "TIMBRE_STT_OPENAI_URL", "base URL of an OpenAI-compatible /v1/audio/transcriptions server (whisper) to add as a speech-to-text engine", str(&c.STTOpenAIURL, ""), run},
 		{"stt-openai-key", "TIMBRE_STT_OPENAI_KEY", "API key for that server", str(&c.STTOpenAIKey, ""), run},
 		{"stt-openai-model", "TIMBRE_STT_OPENAI_MODEL", "model name to request from that server", str(&c.STTOpenAIModel, "whisper-1"), run},

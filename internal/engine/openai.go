@@ -30,7 +30,10 @@ type OpenAIConfig struct {
 	Format        string
 	PCMSampleRate int    // default 24000, OpenAI's rate for "pcm"
 	Name          string // the Synthesizer's name; default "openai"
-	HTTPClient    *http.Client
+	// VoiceIDs: voice names are the server's custom-voice ids, sent as {"id": …} (OpenAI's
+	// custom voices; see OpenAICloner) instead of a plain name.
+	VoiceIDs   bool
+	HTTPClient *http.Client
 }
 
 // OpenAI is a Synthesizer that calls an OpenAI-compatible speech server. The protocol returns no
@@ -79,7 +82,7 @@ func (o *OpenAI) Voices(context.Context) ([]VoiceInfo, error) {
 type openAISpeechRequest struct {
 	Model          string  `json:"model"`
 	Input          string  `json:"input"`
-	Voice          string  `json:"voice"`
+	Voice          any     `json:"voice"` // a name, or {"id": …} for a custom voice
 	ResponseFormat string  `json:"response_format"`
 	Speed          float64 `json:"speed"`
 }
@@ -89,6 +92,8 @@ type openAISpeechRequest struct {
 func (o *OpenAI) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	voice := req.Voice
 	switch {
+	case voice == "" && o.cfg.VoiceIDs:
+		return nil, fmt.Errorf("%w: %s needs a custom voice id", ErrUnknownVoice, o.cfg.Name)
 	case voice == "" && len(o.cfg.Voices) > 0:
 		voice = o.cfg.Voices[0]
 	case voice == "":
@@ -96,8 +101,12 @@ func (o *OpenAI) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	case len(o.cfg.Voices) > 0 && !slices.Contains(o.cfg.Voices, voice):
 		return nil, fmt.Errorf("%w: %s voice %q", ErrUnknownVoice, o.cfg.Name, voice)
 	}
+	var voiceField any = voice
+	if o.cfg.VoiceIDs {
+		voiceField = map[string]string{"id": voice}
+	}
 	body, err := json.Marshal(openAISpeechRequest{
-		Model: o.cfg.Model, Input: req.Text, Voice: voice, ResponseFormat: o.cfg.Format,
+		Model: o.cfg.Model, Input: req.Text, Voice: voiceField, ResponseFormat: o.cfg.Format,
 		Speed: math.Round(min(max(req.Prosody.normalized().Rate, 0.25), 4)*100) / 100, // OpenAI's range
 	})
 	if err != nil {

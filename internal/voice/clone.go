@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,12 +22,20 @@ import (
 	"timbre/internal/voiceprint"
 )
 
-// Cloner measures speakers and fits a parametric voice to them (*voiceprint.Cloner; a neural
-// cloner plugs in behind the same three calls).
+// Cloner measures speakers and fits a parametric voice to them (*voiceprint.Cloner). A neural
+// cloning server (RemoteCloner) makes the voice instead when configured; the Cloner still
+// measures the samples.
 type Cloner interface {
 	Analyse(pcm engine.PCM) (*voiceprint.Print, error)
 	Merge(prints []*voiceprint.Print) *voiceprint.Print
 	Fit(ctx context.Context, p *voiceprint.Print) (voiceprint.Fit, error)
+}
+
+// RemoteCloner is a neural cloning server (*engine.OpenAICloner): it makes a voice from a
+// reference recording and its engine, registered under Engine(), speaks with the returned id.
+type RemoteCloner interface {
+	Engine() string
+	CreateVoice(ctx context.Context, name, fileName, contentType string, sample []byte) (string, error)
 }
 
 // Blobs keeps the samples' audio.
@@ -151,6 +160,7 @@ type prepared struct {
 	row   store.VoiceSample
 	print *voiceprint.Print
 	data  []byte
+	clean []byte // the noise-removed audio as WAV, when noise removal was asked
 }
 
 // prepare decodes, cleans and analyses each file; the first bad one is a 422 naming files.
@@ -195,6 +205,7 @@ func (s *Service) prepareOne(ctx context.Context, c *access.Caller, voiceID stri
 		return prepared{}, errFiles(f, "it is not audio that can be decoded (or it is corrupt).")
 	}
 	pcm := engine.PCM{Samples: samples, SampleRate: rate}
+	var denoised []byte
 	if pcm.SampleRate > 48000 { // RNNoise and the analysis work at most at 48 kHz
 		pcm = engine.PCM{Samples: audio.Resample(pcm.Samples, pcm.SampleRate, 48000), SampleRate: 48000}
 	}
@@ -211,6 +222,7 @@ func (s *Service) prepareOne(ctx context.Context, c *access.Caller, voiceID stri
 			return prepared{}, errs.Errorf(errs.Upstream, "isolation_failed", "Removing the background noise failed: %v", err)
 		}
 		pcm.Samples = clean
+		denoised = audio.WAV(clean, pcm.SampleRate)
 	}
 	pr, err := s.Cloner.Analyse(pcm)
 	if err != nil {
@@ -237,7 +249,7 @@ func (s *Service) prepareOne(ctx context.Context, c *access.Caller, voiceID stri
 		row: store.VoiceSample{ID: id, VoiceID: voiceID, WorkspaceID: c.WorkspaceID, FileName: name, MimeType: mime,
 			SizeBytes: int64(len(f.Data)), Hash: hex.EncodeToString(sum[:]), DurationSecs: secs, RemoveBackgroundNoise: denoise,
 			BlobKey: sampleBlobPrefix + c.WorkspaceID + "/" + voiceID + "/" + id, Voiceprint: string(vp), CreatedAt: s.now().Unix()},
-		print: pr, data: f.Data,
+		print: pr, data: f.Data, clean: denoised,
 	}, nil
 }
 
@@ -300,6 +312,40 @@ func (s *Service) fitProsody(ctx context.Context, prints []*voiceprint.Print) (*
 	return merged, fit, string(pr), nil
 }
 
+// makeVoice turns the prints (and the new samples ps) into the voice's engine, engine voice and
+// prosody: with a cloning server configured, the longest new sample (noise-removed when asked)
+// goes to the server and its voice id is used (the prints are still merged: similar voices and
+// the speaker library read them); otherwise the parametric fit.
+func (s *Service) makeVoice(ctx context.Context, name string, prints []*voiceprint.Print, ps []prepared) (merged *voiceprint.Print, eng, engVoice, prosody string, err error) {
+	if s.Remote == nil || len(ps) == 0 {
+		merged, fit, prosody, err := s.fitProsody(ctx, prints)
+		return merged, fit.Engine, fit.EngineVoice, prosody, err
+	}
+	if _, ok := s.Engines[s.Remote.Engine()]; !ok {
+		return nil, "", "", "", errs.Errorf(errs.Unavailable, "voice_cloning_failed", "The cloning engine %q is not available on this server.", s.Remote.Engine())
+	}
+	best := ps[0]
+	for _, p := range ps[1:] {
+		if p.row.DurationSecs > best.row.DurationSecs {
+			best = p
+		}
+	}
+	data, mime, file := best.data, best.row.MimeType, best.row.FileName
+	if best.clean != nil {
+		data, mime, file = best.clean, "audio/wav", strings.TrimSuffix(file, path.Ext(file))+".wav"
+	}
+	id, err := s.Remote.CreateVoice(ctx, name, file, mime, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", "", "", ctx.Err()
+		}
+		return nil, "", "", "", errs.Errorf(errs.Upstream, "voice_cloning_failed", "The voice cloning server failed: %v", err)
+	}
+	// The server's voice speaks as recorded: no pitch or formant shift on top.
+	pr, _ := json.Marshal(BaseProsody{Pitch: 50, PitchRange: 50, Rate: 1})
+	return s.Cloner.Merge(prints), s.Remote.Engine(), id, string(pr), nil
+}
+
 func cmp0(x, def int) int {
 	if x == 0 {
 		return def
@@ -344,7 +390,7 @@ func (s *Service) AddClone(ctx context.Context, c *access.Caller, req *CloneRequ
 	for i := range ps {
 		prints[i] = ps[i].print
 	}
-	merged, fit, prosody, err := s.fitProsody(ctx, prints)
+	merged, eng, engVoice, prosody, err := s.makeVoice(ctx, strings.TrimSpace(req.Name), prints, ps)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +405,7 @@ func (s *Service) AddClone(ctx context.Context, c *access.Caller, req *CloneRequ
 		desc = *req.Description
 	}
 	row := store.Voice{ID: voiceID, WorkspaceID: c.WorkspaceID, Name: strings.TrimSpace(req.Name), Category: cloneCategory,
-		Description: desc, Labels: string(lb), Engine: fit.Engine, EngineVoice: fit.EngineVoice, Language: "en", Prosody: prosody,
+		Description: desc, Labels: string(lb), Engine: eng, EngineVoice: engVoice, Language: "en", Prosody: prosody,
 		SortOrder: 0, CreatedAt: s.now().Unix(), Voiceprint: string(vp), CreatedBy: c.UserID}
 	if err := s.putSamples(ctx, ps); err != nil {
 		return nil, err
@@ -467,7 +513,7 @@ func (s *Service) EditClone(ctx context.Context, c *access.Caller, id string, re
 		for _, p := range ps {
 			prints = append(prints, p.print)
 		}
-		if err := s.refit(ctx, &next, prints); err != nil {
+		if err := s.refit(ctx, &next, prints, ps); err != nil {
 			return err
 		}
 		if err := s.putSamples(ctx, ps); err != nil {
@@ -525,14 +571,21 @@ func storedPrints(samples []store.VoiceSample) []*voiceprint.Print {
 	return out
 }
 
-// refit fits v again from prints.
-func (s *Service) refit(ctx context.Context, v *store.Voice, prints []*voiceprint.Print) error {
-	merged, fit, prosody, err := s.fitProsody(ctx, prints)
+// refit makes v again from prints and the new samples ps.
+func (s *Service) refit(ctx context.Context, v *store.Voice, prints []*voiceprint.Print, ps []prepared) error {
+	if len(ps) == 0 && s.Remote != nil && v.Engine == s.Remote.Engine() {
+		// A sample went from a server-made voice: the server's voice stays (the protocol makes
+		// voices, it does not edit them); only the measured print follows the samples left.
+		vp, _ := json.Marshal(s.Cloner.Merge(prints))
+		v.Voiceprint = string(vp)
+		return nil
+	}
+	merged, eng, engVoice, prosody, err := s.makeVoice(ctx, v.Name, prints, ps)
 	if err != nil {
 		return err
 	}
 	vp, _ := json.Marshal(merged)
-	v.Engine, v.EngineVoice, v.Prosody, v.Voiceprint = fit.Engine, fit.EngineVoice, prosody, string(vp)
+	v.Engine, v.EngineVoice, v.Prosody, v.Voiceprint = eng, engVoice, prosody, string(vp)
 	return nil
 }
 
@@ -627,7 +680,7 @@ func (s *Service) DeleteSample(ctx context.Context, c *access.Caller, voiceID, s
 	}
 	next := *v
 	if s.Cloner != nil {
-		if err := s.refit(ctx, &next, storedPrints(rest)); err != nil {
+		if err := s.refit(ctx, &next, storedPrints(rest), nil); err != nil {
 			return err
 		}
 	}

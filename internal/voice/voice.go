@@ -28,6 +28,7 @@ type Service struct {
 	// Cloner makes cloned voices (nil: cloning answers 503); Blob keeps their samples' audio;
 	// Isolator (RNNoise) removes background noise from samples when asked.
 	Cloner   Cloner
+	Remote   RemoteCloner // a neural cloning server (nil: the Cloner's parametric fit)
 	Blob     Blobs
 	Isolator engine.Isolator
 	Now      func() time.Time
