@@ -234,8 +234,10 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	if !bytes.Equal(a, api.OpenAPI) {
 		t.Error("api/openapi.json is out of date: run go run ./cmd/gen-openapi -ref ../shared/reference/elevenlabs-openapi.json -out api/openapi.json")
 	}
-	if len(a) > 800_000 {
-		t.Errorf("the document is %d bytes; expected a few hundred KB", len(a))
+	// 195 routes with the schemas they use came to 0.9 MB; a document several times that would
+	// mean schemas pulled in whole that no route needs.
+	if len(a) > 1_500_000 {
+		t.Errorf("the document is %d bytes; expected under 1.5 MB", len(a))
 	}
 }
 
