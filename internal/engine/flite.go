@@ -274,7 +274,7 @@ func fliteWordMarks(text string, u *C.cst_utterance, pcm PCM) []WordMark {
 	return wordMarksFromSpans(text, times, pcm)
 }
 
-// seedFliteNoise restarts the C library's random numbers, which flite's clustergen voices (slt,
+// SeedFliteNoise restarts the C library's random numbers, which flite's clustergen voices (slt,
 // awb, rms) mix into their excitation: speech synthesized after it is the same on every run,
 // whatever the process synthesized before. Tests use it; the server never does.
-func seedFliteNoise(seed uint32) { C.srand(C.uint(seed)) }
+func SeedFliteNoise(seed uint32) { C.srand(C.uint(seed)) }
