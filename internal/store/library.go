@@ -297,20 +297,7 @@ func (db *DB) CreateVoiceCollection(ctx context.Context, c VoiceCollection) erro
 
 // VoiceCollections lists a workspace's collections by title.
 func (db *DB) VoiceCollections(ctx context.Context, workspaceID string) ([]VoiceCollection, error) {
-	rows, err := db.query(ctx, `SELECT `+collectionCols+` FROM voice_collections WHERE workspace_id = ? ORDER BY LOWER(title), collection_id`, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []VoiceCollection
-	for rows.Next() {
-		c, err := scanCollection(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *c)
-	}
-	return out, rows.Err()
+	return collect(scanCollection)(db.query(ctx, `SELECT `+collectionCols+` FROM voice_collections WHERE workspace_id = ? ORDER BY LOWER(title), collection_id`, workspaceID))
 }
 
 // VoiceCollection finds a workspace's collection.
@@ -355,18 +342,8 @@ func (db *DB) PublishedVoice(ctx context.Context, voiceID string) (*Voice, error
 // WorkspacesThatCopied lists the workspaces holding a copy of a library voice: those its removal
 // notices go to.
 func (db *DB) WorkspacesThatCopied(ctx context.Context, voiceID string) ([]string, error) {
-	rows, err := db.query(ctx, `SELECT DISTINCT workspace_id FROM voice_shares WHERE status = 'copied' AND original_voice_id = ? ORDER BY workspace_id`, voiceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
+	return collect(func(r rowScanner) (*string, error) {
 		var ws string
-		if err := rows.Scan(&ws); err != nil {
-			return nil, err
-		}
-		out = append(out, ws)
-	}
-	return out, rows.Err()
+		return &ws, r.Scan(&ws)
+	})(db.query(ctx, `SELECT DISTINCT workspace_id FROM voice_shares WHERE status = 'copied' AND original_voice_id = ? ORDER BY workspace_id`, voiceID))
 }

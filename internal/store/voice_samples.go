@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
@@ -41,25 +42,13 @@ func scanSample(row interface{ Scan(...any) error }) (*VoiceSample, error) {
 	return s, nil
 }
 
-func collectSamples(rows interface {
-	Next() bool
-	Scan(...any) error
-	Err() error
-	Close() error
-}, err error) ([]VoiceSample, error) {
-	if err != nil {
-		return nil, err
+// collectSamples reads sample rows; no samples is an empty list (the API's samples: []).
+func collectSamples(rows *sql.Rows, err error) ([]VoiceSample, error) {
+	out, err := collect(scanSample)(rows, err)
+	if out == nil && err == nil {
+		out = []VoiceSample{}
 	}
-	defer rows.Close()
-	out := []VoiceSample{}
-	for rows.Next() {
-		s, err := scanSample(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *s)
-	}
-	return out, rows.Err()
+	return out, err
 }
 
 const samplesOfVoice = `SELECT ` + sampleCols + ` FROM voice_samples WHERE workspace_id = ? AND voice_id = ? ORDER BY position, sample_id`

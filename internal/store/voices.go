@@ -226,18 +226,5 @@ func (tx *Tx) CountVoices(ctx context.Context, workspaceID string, categories ..
 // VoicePrints lists a workspace's own voices that carry a voiceprint (made from recordings or a
 // description): the speaker library speech to text matches diarized speakers against.
 func (db *DB) VoicePrints(ctx context.Context, workspaceID string) ([]Voice, error) {
-	rows, err := db.query(ctx, `SELECT `+voiceSelect+` FROM voices WHERE workspace_id = ? AND workspace_id <> '' AND voiceprint <> '' ORDER BY created_at_unix, id`, workspaceID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Voice
-	for rows.Next() {
-		v, err := scanVoice(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *v)
-	}
-	return out, rows.Err()
+	return collect(scanVoice)(db.query(ctx, `SELECT `+voiceSelect+` FROM voices WHERE workspace_id = ? AND workspace_id <> '' AND voiceprint <> '' ORDER BY created_at_unix, id`, workspaceID))
 }
