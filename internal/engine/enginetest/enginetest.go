@@ -127,6 +127,10 @@ func PocketsphinxBatch(dir string, ids []string, processes int) (BatchResult, er
 				if err := os.WriteFile(ctlPath, []byte(ctl.String()), 0o644); err != nil {
 					return err
 				}
+				// The command appends to its log: an earlier run's TOTAL line would be read first.
+				if err := os.Remove(logPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
 				cmd := exec.Command("pocketsphinx_batch", "-adcin", "yes", "-adchdr", "0", "-samprate", "16000",
 					"-cepdir", dir, "-cepext", ".raw", "-ctl", ctlPath, "-hyp", hypPath,
 					"-hmm", PocketsphinxModelDir+"/en-us", "-lm", PocketsphinxModelDir+"/en-us.lm.bin",
