@@ -207,6 +207,23 @@ func TestVoiceLibrary(t *testing.T) {
 				t.Fatalf("copied_disabled copy: %d %s", r.StatusCode, r.body)
 			}
 			expect(t, e.do("POST", "/v1/text-to-speech/"+copyID, bkey, map[string]any{"text": "Still mine."}), 200)
+			// Once the notice period has ended, the copy is refused too.
+			orig, err := e.app.DB.VoiceShare(ctx, e.user.WorkspaceID, male)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ended := *orig
+			ended.DisableAt = time.Now().Unix() - 1
+			if err := e.app.DB.UpsertVoiceShare(ctx, ended); err != nil {
+				t.Fatal(err)
+			}
+			r = e.do("POST", "/v1/text-to-speech/"+copyID, bkey, map[string]any{"text": "Gone now."})
+			if r.StatusCode != 403 || detailStatus(t, r) != "voice_removed" {
+				t.Fatalf("copy after the notice period: %d %s", r.StatusCode, r.body)
+			}
+			if err := e.app.DB.UpsertVoiceShare(ctx, *orig); err != nil {
+				t.Fatal(err)
+			}
 			// B, holding a copy, is told when it goes: a signed voice_removal_notice.
 			select {
 			case body := <-notices:
@@ -237,8 +254,11 @@ func TestVoiceLibrary(t *testing.T) {
 			if err := e.app.DB.SetTier(ctx, bUser.WorkspaceID, "free"); err != nil {
 				t.Fatal(err)
 			}
+			var hostCopy string
 			for i := range 2 {
-				expect(t, e.do("POST", "/v1/voices/add/"+owner+"/"+female, bkey, map[string]any{"new_name": fmt.Sprint("Host ", i)}), 200)
+				r := e.do("POST", "/v1/voices/add/"+owner+"/"+female, bkey, map[string]any{"new_name": fmt.Sprint("Host ", i)})
+				expect(t, r, 200)
+				hostCopy, _ = r.json(t)["voice_id"].(string)
 			}
 			r = e.do("POST", "/v1/voices/add/"+owner+"/"+female, bkey, map[string]any{"new_name": "One too many"})
 			if r.StatusCode != 400 && r.StatusCode != 422 || detailStatus(t, r) != "voice_limit_reached" {
@@ -275,6 +295,16 @@ func TestVoiceLibrary(t *testing.T) {
 			expectField(t, e.postFiles("/v1/similar-voices", bkey, nil, nil), "audio_file")
 			expectField(t, e.postFiles("/v1/similar-voices", bkey, []upload{{"audio_file", "clip.mp3", "audio/mpeg", clip}}, map[string]string{"top_k": "0"}), "top_k")
 			expectField(t, e.postFiles("/v1/similar-voices", bkey, []upload{{"audio_file", "x.mp3", "audio/mpeg", []byte("not audio at all")}}, nil), "audio_file")
+
+			// A banned original takes its copies with it.
+			expect(t, e.do("POST", "/v1/text-to-speech/"+hostCopy, bkey, map[string]any{"text": "Hello."}), 200)
+			if err := e.app.Voices.SetSafety(ctx, female, "ban"); err != nil {
+				t.Fatal(err)
+			}
+			r = e.do("POST", "/v1/text-to-speech/"+hostCopy, bkey, map[string]any{"text": "Hello."})
+			if r.StatusCode != 403 || detailStatus(t, r) != "voice_banned" {
+				t.Fatalf("copy of a banned voice: %d %s", r.StatusCode, r.body)
+			}
 		})
 	}
 }

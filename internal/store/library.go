@@ -347,3 +347,25 @@ func (db *DB) WorkspacesThatCopied(ctx context.Context, voiceID string) ([]strin
 		return &ws, r.Scan(&ws)
 	})(db.query(ctx, `SELECT DISTINCT workspace_id FROM voice_shares WHERE status = 'copied' AND original_voice_id = ? ORDER BY workspace_id`, voiceID))
 }
+
+// CopyOrigin is what became of the library voice a workspace's copy was taken from.
+type CopyOrigin struct {
+	Status    string // the original's share status (e.g. copied_disabled once withdrawn)
+	DisableAt int64  // end of the notice period of a withdrawn original (0: none)
+	Control   string // the original's safety control
+}
+
+// CopyOriginOf returns the origin of the workspace's voice when it is a library copy whose
+// original still exists; ErrNotFound for any other voice.
+func (db *DB) CopyOriginOf(ctx context.Context, workspaceID, voiceID string) (*CopyOrigin, error) {
+	o := &CopyOrigin{}
+	err := db.queryRow(ctx, `SELECT o.status, o.disable_at_unix, COALESCE(s.control, 'NONE')
+		FROM voice_shares c
+		JOIN voice_shares o ON o.voice_id = c.original_voice_id
+		LEFT JOIN voice_safety s ON s.voice_id = o.voice_id
+		WHERE c.workspace_id = ? AND c.voice_id = ? AND c.status = 'copied'`, workspaceID, voiceID).Scan(&o.Status, &o.DisableAt, &o.Control)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return o, nil
+}

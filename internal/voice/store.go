@@ -35,6 +35,7 @@ type Store interface {
 	// The voice library and collections.
 	account.ChecklistWriter
 	VoiceShare(ctx context.Context, workspaceID, voiceID string) (*store.VoiceShare, error)
+	CopyOriginOf(ctx context.Context, workspaceID, voiceID string) (*store.CopyOrigin, error)
 	VoiceSharesOf(ctx context.Context, workspaceID string, voiceIDs []string) (map[string]store.VoiceShare, error)
 	UpsertVoiceShare(ctx context.Context, s store.VoiceShare) error
 	ListLibrary(ctx context.Context, f store.LibraryFilter) ([]store.LibraryVoice, int, error)

@@ -125,7 +125,30 @@ func (s *Service) Get(ctx context.Context, workspaceID, id string) (*store.Voice
 	if err := s.CheckSafety(ctx, workspaceID, v); err != nil {
 		return nil, err
 	}
+	if err := s.checkCopyOrigin(ctx, workspaceID, v.ID); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// checkCopyOrigin refuses a library copy whose original was banned, or withdrawn by its owner
+// with a notice period that has now ended: the copy lives only as long as the original allows.
+func (s *Service) checkCopyOrigin(ctx context.Context, workspaceID, voiceID string) error {
+	o, err := s.DB.CopyOriginOf(ctx, workspaceID, voiceID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if o.Control == store.SafetyBan {
+		return ErrVoiceBanned(voiceID)
+	}
+	if o.Status == ShareCopiedDisabled && o.DisableAt > 0 && s.now().Unix() >= o.DisableAt {
+		return errs.Errorf(errs.Forbidden, "voice_removed",
+			"The voice with voice_id '%s' was withdrawn from the voice library by its owner and its notice period has ended: it can no longer be used.", voiceID)
+	}
+	return nil
 }
 
 // Lookup finds a voice visible to the workspace whatever its safety control (to show it).
