@@ -30,6 +30,8 @@ type libraryPage struct {
 		PreviewURL     string `json:"preview_url"`
 		IsAddedByUser  bool   `json:"is_added_by_user"`
 		LiveModeration bool   `json:"live_moderation_enabled"`
+		Usage7d        int64  `json:"usage_character_count_7d"`
+		Usage1y        int64  `json:"usage_character_count_1y"`
 	} `json:"voices"`
 	HasMore    bool   `json:"has_more"`
 	TotalCount int    `json:"total_count"`
@@ -189,7 +191,8 @@ func TestVoiceLibrary(t *testing.T) {
 			}
 			expect(t, e.do("POST", "/v1/text-to-speech/"+copyID, bkey, map[string]any{"text": "Borrowed voice."}), 200)
 			after := e.library(bkey, url.Values{"gender": {"male"}})
-			if after.Voices[0].ClonedByCount != 1 || !after.Voices[0].IsAddedByUser {
+			// "Borrowed voice." spoken with the copy counts on the original's usage.
+			if after.Voices[0].ClonedByCount != 1 || !after.Voices[0].IsAddedByUser || after.Voices[0].Usage7d != 15 || after.Voices[0].Usage1y != 15 {
 				t.Fatalf("after copy %+v", after.Voices[0])
 			}
 

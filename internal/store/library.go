@@ -186,8 +186,8 @@ func (db *DB) ListLibrary(ctx context.Context, f LibraryFilter) ([]LibraryVoice,
 	if err := db.queryRow(ctx, `SELECT COUNT(*)`+from, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	// Usage by characters is not metered per library voice, so the usage sorts and "trending"
-	// rank by copies, then newest first.
+	// The usage sorts and "trending" rank by copies, then newest first: ranking by characters
+	// would sum the ledger for every library voice (LibraryUsage sums it for a page).
 	order := "s.date_unix DESC, v.id"
 	switch f.Sort {
 	case "cloned_by_count", "usage_character_count_1y", "trending":
@@ -368,4 +368,39 @@ func (db *DB) CopyOriginOf(ctx context.Context, workspaceID, voiceID string) (*C
 		return nil, notFound(err)
 	}
 	return o, nil
+}
+
+// LibraryUsage is the characters spoken with the copies of library voices: since7d and since1y
+// are Unix times; the result maps an original voice id to [7-day, 1-year] delivered characters.
+// Only counts leave the copiers' workspaces (the library's public figures).
+func (db *DB) LibraryUsage(ctx context.Context, originalIDs []string, since7d, since1y int64) (map[string][2]int64, error) {
+	out := map[string][2]int64{}
+	if len(originalIDs) == 0 {
+		return out, nil
+	}
+	args := []any{since7d}
+	for _, id := range originalIDs {
+		args = append(args, id)
+	}
+	args = append(args, since1y)
+	rows, err := db.query(ctx, `SELECT c.original_voice_id,
+			COALESCE(SUM(CASE WHEN l.created_at_unix >= ? THEN l.delivered_units ELSE 0 END), 0), COALESCE(SUM(l.delivered_units), 0)
+		FROM voice_shares c
+		JOIN metering_ledger l ON l.workspace_id = c.workspace_id AND l.voice_id = c.voice_id
+		WHERE c.status = 'copied' AND c.original_voice_id IN (`+placeholders(len(originalIDs))+`)
+			AND l.product = 'tts' AND l.created_at_unix >= ?
+		GROUP BY c.original_voice_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var week, year int64
+		if err := rows.Scan(&id, &week, &year); err != nil {
+			return nil, err
+		}
+		out[id] = [2]int64{week, year}
+	}
+	return out, rows.Err()
 }

@@ -227,9 +227,16 @@ func (h *Handlers) writeLibrary(w http.ResponseWriter, r *http.Request, voices [
 	if err != nil {
 		return err
 	}
+	now := h.Svc.now()
+	usage, err := h.Svc.DB.LibraryUsage(r.Context(), ids, now.AddDate(0, 0, -7).Unix(), now.AddDate(-1, 0, 0).Unix())
+	if err != nil {
+		return err
+	}
 	page := LibraryPage{Voices: make([]LibraryVoice, 0, len(voices)), HasMore: hasMore, TotalCount: total}
 	for i := range voices {
-		page.Voices = append(page.Voices, h.libraryJSON(&voices[i], copied[voices[i].ID] || voices[i].WorkspaceID == c.WorkspaceID))
+		lv := h.libraryJSON(&voices[i], copied[voices[i].ID] || voices[i].WorkspaceID == c.WorkspaceID)
+		lv.UsageCharacterCount7d, lv.UsageCharacterCount1y = usage[voices[i].ID][0], usage[voices[i].ID][1]
+		page.Voices = append(page.Voices, lv)
 	}
 	if n := len(voices); n > 0 {
 		last := voices[n-1].ID

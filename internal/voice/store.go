@@ -36,6 +36,7 @@ type Store interface {
 	account.ChecklistWriter
 	VoiceShare(ctx context.Context, workspaceID, voiceID string) (*store.VoiceShare, error)
 	CopyOriginOf(ctx context.Context, workspaceID, voiceID string) (*store.CopyOrigin, error)
+	LibraryUsage(ctx context.Context, originalIDs []string, since7d, since1y int64) (map[string][2]int64, error)
 	VoiceSharesOf(ctx context.Context, workspaceID string, voiceIDs []string) (map[string]store.VoiceShare, error)
 	UpsertVoiceShare(ctx context.Context, s store.VoiceShare) error
 	ListLibrary(ctx context.Context, f store.LibraryFilter) ([]store.LibraryVoice, int, error)
