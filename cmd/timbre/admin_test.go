@@ -163,3 +163,65 @@ func TestAdminPVCVerify(t *testing.T) {
 		t.Fatalf("after pvc-verify: %+v %v", v, err)
 	}
 }
+
+// TestAdminVoiceFeature: voice-feature features a published library voice and stops featuring
+// it; an unpublished voice and bad arguments are refused.
+func TestAdminVoiceFeature(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := timbre(t, "admin", "create-user", "--email", "owner@example.com", "--password", "long enough pw", "--data", dir); err != nil {
+		t.Fatalf("create-user: %v %s", err, out)
+	}
+	ctx := context.Background()
+	open := func() *store.DB {
+		db, err := store.Open(ctx, "", filepath.Join(dir, "timbre.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	db := open()
+	u, _ := db.UserByEmail(ctx, "owner@example.com")
+	for _, id := range []string{"FeatureVoice00000001", "PrivateVoice00000001"} {
+		if err := db.InTx(ctx, func(tx *store.Tx) error {
+			return tx.CreateVoice(ctx, store.Voice{ID: id, WorkspaceID: u.WorkspaceID, Name: "Clone", Category: "cloned",
+				Labels: "{}", Engine: "flite", EngineVoice: "rms", Language: "en", Prosody: "{}", CreatedAt: time.Now().Unix()})
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.UpsertVoiceShare(ctx, store.VoiceShare{VoiceID: "FeatureVoice00000001", WorkspaceID: u.WorkspaceID, PublicOwnerID: "owner",
+		Status: "enabled", DateUnix: time.Now().Unix()}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	featured := func() []store.LibraryVoice {
+		db := open()
+		defer db.Close()
+		vs, _, err := db.ListLibrary(ctx, store.LibraryFilter{Featured: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vs
+	}
+	if out, err := timbre(t, "admin", "voice-feature", "--voice", "FeatureVoice00000001", "--set", "on", "--data", dir); err != nil || !strings.Contains(out, "featured on") {
+		t.Fatalf("voice-feature on: %v %s", err, out)
+	}
+	if vs := featured(); len(vs) != 1 || vs[0].ID != "FeatureVoice00000001" || !vs[0].Share.Featured {
+		t.Fatalf("featured after on: %+v", vs)
+	}
+	for _, bad := range [][]string{
+		{"--voice", "PrivateVoice00000001", "--set", "on"},
+		{"--voice", "FeatureVoice00000001", "--set", "yes"},
+		{"--set", "on"},
+	} {
+		if out, err := timbre(t, append(append([]string{"admin", "voice-feature"}, bad...), "--data", dir)...); err == nil {
+			t.Errorf("voice-feature %v accepted: %s", bad, out)
+		}
+	}
+	if out, err := timbre(t, "admin", "voice-feature", "--voice", "FeatureVoice00000001", "--set", "off", "--data", dir); err != nil {
+		t.Fatalf("voice-feature off: %v %s", err, out)
+	}
+	if vs := featured(); len(vs) != 0 {
+		t.Fatalf("featured after off: %+v", vs)
+	}
+}

@@ -43,6 +43,7 @@ Usage:
   timbre admin set-plan --email E --plan TIER [--period monthly|annual] [--data DIR]
   timbre admin list-users [--data DIR]
   timbre admin voice-safety --voice ID --set ban|captcha|none [--data DIR]
+  timbre admin voice-feature --voice ID --set on|off [--data DIR]
   timbre admin pvc-verify --email E --voice-id V [--data DIR]   approve a professional voice's manual verification
   timbre backup  --out FILE [--data DIR]                   copy the database and audio (SQLite default), also while serving
   timbre restore --in FILE [--data DIR] [--force]          bring a backup back (with the server stopped)
@@ -210,12 +211,15 @@ func migrate(args []string, stdout, stderr io.Writer) error {
 }
 
 func admin(args []string, stdout, stderr io.Writer) error {
-	const commands = "create-user, create-api-key, set-plan, list-users, voice-safety or pvc-verify"
+	const commands = "create-user, create-api-key, set-plan, list-users, voice-safety, voice-feature or pvc-verify"
 	if len(args) == 0 {
 		return errors.New("admin needs a command: " + commands)
 	}
-	if args[0] == "voice-safety" {
+	switch args[0] {
+	case "voice-safety":
 		return voiceSafety(args[1:], stdout, stderr)
+	case "voice-feature":
+		return voiceFeature(args[1:], stdout, stderr)
 	}
 	var email, password, name, tier, period, voiceID string
 	var cfg *config.Config
@@ -370,5 +374,39 @@ func voiceSafety(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "voice %s: safety_control %s\n", voiceID, control)
+	return nil
+}
+
+// voiceFeature features a published library voice (GET /v1/shared-voices?featured=true lists
+// the featured ones) or stops featuring it: the operator's curation of the library.
+func voiceFeature(args []string, stdout, stderr io.Writer) error {
+	var voiceID, set string
+	cfg, err := parse("admin voice-feature", config.Data, args, stderr, func(fs *flag.FlagSet) {
+		fs.StringVar(&voiceID, "voice", "", "the published voice's id (required)")
+		fs.StringVar(&set, "set", "", "on or off (required)")
+	})
+	if err != nil {
+		return err
+	}
+	if voiceID == "" {
+		return errors.New("--voice is required")
+	}
+	if set != "on" && set != "off" {
+		return fmt.Errorf("--set: want on or off, got %q", set)
+	}
+	ctx := context.Background()
+	db, err := app.Open(ctx, cfg, logger(cfg, stderr))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	err = db.SetVoiceFeatured(ctx, voiceID, set == "on")
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("voice %s is not published in the voice library", voiceID)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "voice %s: featured %s\n", voiceID, set)
 	return nil
 }

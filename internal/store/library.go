@@ -404,3 +404,9 @@ func (db *DB) LibraryUsage(ctx context.Context, originalIDs []string, since7d, s
 	}
 	return out, rows.Err()
 }
+
+// SetVoiceFeatured features a published library voice (an operator's act, not scoped to a
+// workspace); ErrNotFound when the voice is not published.
+func (db *DB) SetVoiceFeatured(ctx context.Context, voiceID string, featured bool) error {
+	return affected(db.exec(ctx, `UPDATE voice_shares SET featured = ? WHERE voice_id = ? AND status <> 'copied'`, featured, voiceID))
+}
