@@ -227,6 +227,24 @@ func (s *Service) pvcVoice(ctx context.Context, c *access.Caller, id string) (*s
 	return v, nil
 }
 
+// samplesFrozen refuses a change to a professional voice's samples while it is queued for
+// training or training: the job reads them as it goes, and the voice must be built from what
+// the user saw. Called inside the change's transaction with the voice row locked, so training
+// cannot start in between.
+func samplesFrozen(ctx context.Context, tx *store.Tx, workspaceID, id string) error {
+	v, err := tx.VoiceForUpdate(ctx, workspaceID, id)
+	if err != nil {
+		return notFoundVoice(err, id)
+	}
+	for model, state := range ParsePVC(v.PVC).State {
+		if state == "queued" || state == "fine_tuning" {
+			return errs.Errorf(errs.Conflict, "training_in_progress",
+				"The voice is being trained for %s: its samples cannot change until training ends.", model)
+		}
+	}
+	return nil
+}
+
 // changePVC rewrites a professional voice's state in one transaction (fn sees the current state).
 func (s *Service) changePVC(ctx context.Context, workspaceID, id string, fn func(v *store.Voice, st *PVCState) error) error {
 	return s.DB.InTx(ctx, func(tx *store.Tx) error {
@@ -305,6 +323,9 @@ func (s *Service) AddPVCSamples(ctx context.Context, c *access.Caller, id string
 	}
 	out := make([]store.VoiceSample, len(ps))
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if err := samplesFrozen(ctx, tx, c.WorkspaceID, v.ID); err != nil {
+			return err
+		}
 		for i, p := range ps {
 			p.row.SeparationStatus = "not_started"
 			out[i] = p.row
@@ -395,6 +416,9 @@ func (s *Service) EditPVCSample(ctx context.Context, c *access.Caller, id, sampl
 		return err
 	}
 	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if err := samplesFrozen(ctx, tx, c.WorkspaceID, id); err != nil {
+			return err
+		}
 		if err := tx.UpdateVoiceSample(ctx, next); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return errSampleNotFound(sampleID)
@@ -412,6 +436,9 @@ func (s *Service) DeletePVCSample(ctx context.Context, c *access.Caller, id, sam
 		return err
 	}
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+		if err := samplesFrozen(ctx, tx, c.WorkspaceID, v.ID); err != nil {
+			return err
+		}
 		if err := tx.DeleteVoiceSample(ctx, c.WorkspaceID, v.ID, sampleID); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return errSampleNotFound(sampleID)
