@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"timbre/internal/audio"
+	"timbre/internal/engine"
 	"timbre/internal/testdb"
 	"timbre/internal/voiceprint"
 )
@@ -128,6 +129,32 @@ func TestVoiceDesign(t *testing.T) {
 				t.Fatalf("remix: %d previews, text %q", len(rm.Previews), rm.Text)
 			}
 
+			// A reference recording (Adam, a low male voice) outweighs a description of a
+			// high young girl at prompt_strength 0.1, and loses to it at 0.9.
+			girl := "A high-pitched young girl with a bright, cheerful voice and an American accent"
+			ref := base64.StdEncoding.EncodeToString(e.speakAs(adam, "The quick brown fox jumps over the lazy dog near the bank of the river."))
+			medianF0 := func(p previewsResp) float64 {
+				data, _ := base64.StdEncoding.DecodeString(p.Previews[0].AudioBase64)
+				pcm, rate, err := audio.Decode(ctx, data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pr, err := e.app.Voices.Cloner.Analyse(engine.PCM{Samples: pcm, SampleRate: rate})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return pr.F0Median
+			}
+			refBody := func(strength float64) map[string]any {
+				return map[string]any{"voice_description": girl, "model_id": "eleven_ttv_v3", "reference_audio_base64": ref,
+					"prompt_strength": strength, "guidance_scale": 100, "seed": 1, "auto_generate_text": true}
+			}
+			low, high := medianF0(e.design("/v1/text-to-voice/design", refBody(0.1))), medianF0(e.design("/v1/text-to-voice/design", refBody(0.9)))
+			t.Logf("reference audio: median F0 %.0f Hz at prompt_strength 0.1, %.0f Hz at 0.9", low, high)
+			if low > 160 || high < 1.4*low {
+				t.Errorf("reference audio: median F0 %.0f Hz at prompt_strength 0.1 (want a male pitch), %.0f Hz at 0.9", low, high)
+			}
+
 			// Bad input: 422 naming the field, nothing charged or stored.
 			spent, kept := e.workspace().CharacterCount, countPreviews(t, e, e.user.WorkspaceID)
 			for _, c := range []struct {
@@ -141,6 +168,10 @@ func TestVoiceDesign(t *testing.T) {
 				{map[string]any{"voice_description": desc, "guidance_scale": 101}, "guidance_scale"},
 				{map[string]any{"voice_description": desc, "seed": -1}, "seed"},
 				{map[string]any{"voice_description": desc, "model_id": "eleven_turbo_v2"}, "model_id"},
+				{map[string]any{"voice_description": desc, "model_id": "eleven_ttv_v3", "reference_audio_base64": "not base64!"}, "reference_audio_base64"},
+				{map[string]any{"voice_description": desc, "reference_audio_base64": ref}, "reference_audio_base64"},
+				{map[string]any{"voice_description": desc, "model_id": "eleven_ttv_v3", "reference_audio_base64": base64.StdEncoding.EncodeToString([]byte("not audio"))}, "reference_audio_base64"},
+				{map[string]any{"voice_description": desc, "quality": 1.5}, "quality"},
 			} {
 				loc := fieldError(t, e.do("POST", "/v1/text-to-voice/design", e.key, c.body))
 				if loc[len(loc)-1] != c.field {
@@ -186,7 +217,7 @@ func TestVoiceDesign(t *testing.T) {
 			r = e.do("POST", "/v1/text-to-voice/design", e.key, map[string]any{"voice_description": desc, "auto_generate_text": true})
 			expect(t, r, 401)
 			previews := countPreviews(t, e, e.user.WorkspaceID)
-			if detailStatus(t, r) != "quota_exceeded" || e.workspace().CharacterCount != 9990 || previews != 9 {
+			if detailStatus(t, r) != "quota_exceeded" || e.workspace().CharacterCount != 9990 || previews != 15 { // 5 designs of 3
 				t.Errorf("over quota: %s; %d previews stored", r.body, previews)
 			}
 		})

@@ -1,6 +1,7 @@
 package voicedesign
 
 import (
+	"encoding/base64"
 	"math"
 	"net/http"
 	"strconv"
@@ -34,9 +35,10 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 }
 
 // designBody is the union of VoicePreviewsRequestModel, VoiceDesignRequestModel and
-// VoiceRemixRequestModel: every field is accepted; those a parametric designer cannot use
-// (quality, should_enhance, remixing sessions, reference audio, prompt strength) are validated
-// and otherwise ignored.
+// VoiceRemixRequestModel: every field is accepted. Reference audio (with eleven_ttv_v3) is
+// measured and blended with the description by prompt_strength; quality narrows or widens the
+// previews' spread; should_enhance and the remixing sessions are validated and otherwise ignored
+// (the parser reads the description as written).
 type designBody struct {
 	VoiceDescription           *string  `json:"voice_description"`
 	ModelID                    *string  `json:"model_id"`
@@ -124,6 +126,24 @@ func (b *designBody) request(outputFormat string, minDesc int, guidance float64)
 	}
 	if b.Seed != nil && (*b.Seed < 0 || *b.Seed > math.MaxInt32) {
 		v.Add("body", "seed", "value_error", "Input should be between 0 and 2147483647.")
+	}
+	if b.Quality != nil {
+		req.Guidance = QualityGuidance(req.Guidance, *b.Quality)
+	}
+	req.PromptStrength = DefaultPromptStrength
+	if b.PromptStrength != nil {
+		req.PromptStrength = *b.PromptStrength
+	}
+	if b.ReferenceAudioBase64 != nil && *b.ReferenceAudioBase64 != "" {
+		data, err := base64.StdEncoding.DecodeString(*b.ReferenceAudioBase64)
+		switch {
+		case err != nil:
+			v.Add("body", "reference_audio_base64", "value_error", "The reference audio is not valid base64.")
+		case b.ModelID == nil || *b.ModelID != "eleven_ttv_v3":
+			v.Add("body", "reference_audio_base64", "value_error", "Reference audio needs model_id 'eleven_ttv_v3'.")
+		default:
+			req.Reference = data
+		}
 	}
 	req.StreamPreviews = b.StreamPreviews != nil && *b.StreamPreviews
 	if outputFormat == "" {

@@ -224,3 +224,56 @@ func FromVoice(engineName, engineVoice, lang string, b voice.BaseProsody, labels
 func clampF(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
 func round2(x float64) float64         { return math.Round(x*100) / 100 }
 func round3(x float64) float64         { return math.Round(x*1000) / 1000 }
+
+// WithReference moves a described voice towards a reference recording's fitted voice: weight
+// is the API's prompt_strength (0: almost only the recording, 1: almost only the description).
+// Pitch, vocal tract and pace are blended on a log scale; the base voice is the recording's when
+// it weighs more, else the description's (espeak-ng voices carry pitch on their own scale).
+func WithReference(desc Params, ref voiceprint.Fit, weight float64) Params {
+	mix := func(a, b float64) float64 { // a: the description's, b: the recording's
+		if a <= 0 || b <= 0 {
+			return max(a, b)
+		}
+		return math.Exp(weight*math.Log(a) + (1-weight)*math.Log(b))
+	}
+	female := desc.Gender == "female" || desc.Age == "child"
+	descF0 := desc.F0Hz
+	if desc.Engine == "espeak" {
+		nominal := nominalF0[desc.Gender]
+		if female {
+			nominal = nominalF0["female"]
+		}
+		descF0 = nominal * math.Pow(2, float64(desc.Pitch-50)/100)
+	}
+	f0 := clampF(mix(descF0, ref.F0Hz), minF0, maxF0)
+	out := desc
+	if weight < 0.5 || desc.Engine != "espeak" {
+		if weight < 0.5 {
+			out.Engine, out.EngineVoice, out.Pitch = ref.Engine, ref.EngineVoice, 50
+		}
+		descFormant := desc.Formant
+		if descFormant == 0 {
+			descFormant = 1
+		}
+		out.F0Hz = f0
+		out.Formant = clampF(mix(descFormant, ref.Formant), minFormant, maxFormant)
+		out.PitchRange = int(math.Round(weight*float64(desc.PitchRange) + (1-weight)*float64(ref.PitchRange)))
+	} else {
+		out.Pitch = int(math.Round(clampF(float64(desc.Pitch)+100*math.Log2(f0/descF0), 0, 100)))
+	}
+	out.Rate = clampF(mix(desc.Rate, ref.Rate), minRate, maxRate)
+	if weight < 0.5 { // the recording decides who is speaking
+		out.Gender = "female"
+		if f0 < 165 {
+			out.Gender = "male"
+		}
+	}
+	return out
+}
+
+// QualityGuidance folds the API's quality (−1…1: higher is better output, less variety) into
+// guidance: quality q scales the previews' spread by 1 − q/2.
+func QualityGuidance(guidance, quality float64) float64 {
+	k := 1 - quality/2
+	return max(0, 4*((1+guidance/4)/k-1))
+}

@@ -61,6 +61,8 @@ const (
 	DefaultGuidance      = 5.0
 	DefaultRemixGuidance = 2.0
 	DefaultLoudness      = 0.5
+	// DefaultPromptStrength weighs a reference recording and the description equally.
+	DefaultPromptStrength = 0.5
 )
 
 // Request is a validated design or remix.
@@ -72,6 +74,10 @@ type Request struct {
 	Guidance       float64
 	StreamPreviews bool // previews without audio: the client streams each one
 	Format         audio.Format
+	// Reference is a recording (any audio format) the voice should sound like, weighed against
+	// the description by PromptStrength (0: the recording, 1: the description).
+	Reference      []byte
+	PromptStrength float64
 }
 
 // Preview is one generated voice (the API's VoicePreviewResponseModel).
@@ -99,7 +105,45 @@ func (s *Service) now() time.Time {
 // Design makes previews of a described voice.
 func (s *Service) Design(ctx context.Context, c *access.Caller, req Request) (*Previews, error) {
 	_, hasFlite := s.Engines["flite"]
-	return s.previews(ctx, c, req, "", Design(Parse(req.Description), hasFlite))
+	centre := Design(Parse(req.Description), hasFlite)
+	if len(req.Reference) > 0 {
+		fit, err := s.fitReference(ctx, req.Reference)
+		if err != nil {
+			return nil, err
+		}
+		centre = WithReference(centre, fit, req.PromptStrength)
+	}
+	return s.previews(ctx, c, req, "", centre)
+}
+
+// fitReference measures a reference recording's speaker and fits a parametric voice to it, as
+// instant cloning does.
+func (s *Service) fitReference(ctx context.Context, data []byte) (voiceprint.Fit, error) {
+	bad := func(why string) error {
+		var v errs.Validator
+		v.Add("body", "reference_audio_base64", "value_error", "The reference audio "+why)
+		return v.Err()
+	}
+	cl := s.Voices.Cloner
+	if cl == nil {
+		return voiceprint.Fit{}, voice.ErrCloningUnavailable
+	}
+	samples, rate, err := audio.Decode(ctx, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return voiceprint.Fit{}, ctx.Err()
+		}
+		return voiceprint.Fit{}, bad("is not audio that can be decoded (or it is corrupt).")
+	}
+	pcm := engine.PCM{Samples: samples, SampleRate: rate}
+	if pcm.SampleRate > 48000 {
+		pcm = engine.PCM{Samples: audio.Resample(pcm.Samples, pcm.SampleRate, 48000), SampleRate: 48000}
+	}
+	pr, err := cl.Analyse(pcm)
+	if err != nil || pr == nil || pr.SpeechSeconds < voice.MinSpeechSeconds || pr.F0Median <= 0 {
+		return voiceprint.Fit{}, bad("holds no speech that can be measured; send a recording of someone speaking.")
+	}
+	return cl.Fit(ctx, pr)
 }
 
 // Remix makes previews of a voice of the workspace (or a premade one) moved by a description.
