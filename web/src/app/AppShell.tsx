@@ -33,6 +33,7 @@ import { PlayerFeedback } from '@/features/history';
 import { NotificationsBell } from '@/features/notifications';
 import { ChecklistCard } from '@/features/onboarding';
 import { UsageMeter } from '@/features/usage';
+import { VoiceSafetyDialogs } from '@/features/voice-safety';
 import { WorkspaceSwitcher } from '@/features/workspace-switcher';
 import { useTheme } from '@/lib/theme';
 import { AccountOverlays } from './AccountOverlays';
@@ -306,6 +307,8 @@ export function AppShell() {
       </div>
       <GlobalPlayer feedback={<PlayerFeedback />} />
       <AccountOverlays />
+      {/* Opens the voice-blocked or captcha dialog wherever the user is when a voice is newly flagged (spec §4). */}
+      <VoiceSafetyDialogs />
     </div>
   );
 }

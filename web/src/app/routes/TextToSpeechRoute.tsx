@@ -4,7 +4,6 @@ import { useLocation, useNavigate } from 'react-router';
 import { HistoryPanel, historyQueryKey, type HistoryItem } from '@/features/history';
 import { TextToSpeechPage, type EditorDraft } from '@/features/tts';
 import { creditsRemaining, subscriptionQueryKey, useSubscription } from '@/features/usage';
-import { VoiceSafetyDialogs } from '@/features/voice-safety';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Composes the TTS page with the history panel and usage (features stay independent). */
@@ -20,10 +19,7 @@ export function TextToSpeechRoute() {
   const open = (item: HistoryItem) =>
     setDraft({ text: item.text ?? '', voiceId: item.voice_id, modelId: item.model_id, settings: item.settings as EditorDraft['settings'] });
   return (
-    <>
-      {/* Opens the voice-blocked or captcha dialog when a voice is newly flagged (spec §4). */}
-      <VoiceSafetyDialogs />
-      <TextToSpeechPage
+    <TextToSpeechPage
       initialTab={tab}
       onTabChange={(t) =>
         navigate(t === 'history' ? '/app/speech-synthesis/text-to-speech/history' : '/app/speech-synthesis/text-to-speech', {
@@ -38,6 +34,5 @@ export function TextToSpeechRoute() {
         void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey });
       }}
     />
-    </>
   );
 }

@@ -24,7 +24,7 @@ type Open = { voice: Voice; control: SafetyControl };
 /**
  * Watches the workspace's voices and, when one is newly put under a safety control (spec §4),
  * opens the voice-blocked dialog (BAN) or the voice captcha dialog (CAPTCHA). Nothing opens for
- * controls already set when the page loaded. Composed by the pages that speak with voices.
+ * controls already set when the page loaded. Composed once, by the app shell.
  */
 export function VoiceSafetyDialogs({ pollMs = POLL_MS }: { pollMs?: number }) {
   const voices = useQuery({ queryKey: safetyVoicesQueryKey, queryFn: getVoices, refetchInterval: pollMs });
