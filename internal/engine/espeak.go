@@ -236,7 +236,7 @@ func espeakVoiceForLanguage(lang string) *espeakVoice {
 
 // espeakCollector gathers what the synth callback reports for one synthesis.
 type espeakCollector struct {
-	ctx     context.Context
+	ctx      context.Context
 	samples  []int16
 	events   []espeakEvent
 	phonemes []string

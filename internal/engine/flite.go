@@ -122,7 +122,7 @@ type fliteVoice struct {
 	info             VoiceInfo
 	v                *C.cst_voice
 	f0Mean, f0Stddev float64
-	stretch          float64 // the voice's own duration_stretch
+	stretch          float64  // the voice's own duration_stretch
 	phones           sync.Map // phone → bool: in the voice's lexicon
 }
 

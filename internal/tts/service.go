@@ -83,17 +83,17 @@ type Job struct {
 	Normalized          string // what the engine reads
 	Mapping             []int  // byte of Normalized → byte of Text
 	// Pronunciations are the phoneme rules' spans of Normalized.
-	Pronunciations []engine.Pronunciation
-	Spans               []textnorm.Span
-	Cost                int64
-	Format              audio.Format
-	Logging             bool
-	Source              string
-	RequestID           string
-	HistoryID           string // set by Begin when logging
-	CharFrom, CharTo    int64
-	tier                plan.Tier
-	reservation         *metering.Reservation // held by Begin until Finish, Fail or settlePartial
+	Pronunciations   []engine.Pronunciation
+	Spans            []textnorm.Span
+	Cost             int64
+	Format           audio.Format
+	Logging          bool
+	Source           string
+	RequestID        string
+	HistoryID        string // set by Begin when logging
+	CharFrom, CharTo int64
+	tier             plan.Tier
+	reservation      *metering.Reservation // held by Begin until Finish, Fail or settlePartial
 }
 
 // Prepare validates a request and resolves everything needed to run it; nothing is charged or stored.
