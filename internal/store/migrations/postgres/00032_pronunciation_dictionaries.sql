@@ -8,7 +8,7 @@ CREATE TABLE pronunciation_dictionaries (
     name TEXT NOT NULL,
     description TEXT NOT NULL DEFAULT '',
     latest_version_id TEXT NOT NULL,
-    latest_rules_num INTEGER NOT NULL,
+    latest_rules_num BIGINT NOT NULL,
     created_at_unix BIGINT NOT NULL,
     archived_at_unix BIGINT
 );
@@ -19,7 +19,7 @@ CREATE TABLE pronunciation_dictionary_versions (
     dictionary_id TEXT NOT NULL,
     workspace_id TEXT NOT NULL,
     rules TEXT NOT NULL,
-    rules_num INTEGER NOT NULL,
+    rules_num BIGINT NOT NULL,
     created_at_unix BIGINT NOT NULL
 );
 CREATE INDEX pronunciation_dictionary_versions_dict ON pronunciation_dictionary_versions(workspace_id, dictionary_id);
