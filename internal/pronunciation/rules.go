@@ -5,6 +5,7 @@ package pronunciation
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -130,7 +131,10 @@ type compiled struct {
 // Applier runs the rules of a request's dictionaries over text: in locator order, then rule
 // order; at each place in the text the first rule that matches wins.
 type Applier struct {
-	rules []compiled
+	rules     []compiled
+	byKey     map[string][]int // lower-cased string → indexes of its rules, in order
+	lengths   []int            // the byte lengths of the rules' strings, each once
+	anyInside bool             // some rule matches inside words
 }
 
 // Empty reports whether the applier changes nothing.
@@ -151,6 +155,15 @@ func (a *Applier) add(rules []Rule) {
 		} else {
 			continue
 		}
+		if a.byKey == nil {
+			a.byKey = map[string][]int{}
+		}
+		key := strings.ToLower(c.find)
+		a.byKey[key] = append(a.byKey[key], len(a.rules))
+		if !slices.Contains(a.lengths, len(c.find)) {
+			a.lengths = append(a.lengths, len(c.find))
+		}
+		a.anyInside = a.anyInside || !c.wordBoundaries
 		a.rules = append(a.rules, c)
 	}
 }
@@ -238,24 +251,37 @@ func (a *Applier) Apply(text string) Applied {
 	return Applied{Text: b.String(), Mapping: mapping, Phonemes: prons}
 }
 
-// match returns the first rule matching text at i and the length it matched.
+// match returns the first rule (in order) matching text at i and the length it matched.
+// Candidates are found by the lower-cased text of each rule length at i.
 func (a *Applier) match(text string, i int) (*compiled, int) {
-	for k := range a.rules {
-		c := &a.rules[k]
-		n := len(c.find)
-		if i+n > len(text) {
+	if !a.anyInside && !boundaryBefore(text, i) {
+		return nil, 0
+	}
+	best, bestN := -1, 0
+	for _, n := range a.lengths {
+		if i+n > len(text) || (i+n < len(text) && !utf8.RuneStart(text[i+n])) {
 			continue
 		}
 		s := text[i : i+n]
-		if c.caseSensitive && s != c.find || !c.caseSensitive && !strings.EqualFold(s, c.find) {
-			continue
+		for _, k := range a.byKey[strings.ToLower(s)] {
+			if best >= 0 && k > best {
+				break
+			}
+			c := &a.rules[k]
+			if c.caseSensitive && s != c.find || !c.caseSensitive && !strings.EqualFold(s, c.find) {
+				continue
+			}
+			if c.wordBoundaries && (!boundaryBefore(text, i) || !boundaryAfter(text, i+n)) {
+				continue
+			}
+			best, bestN = k, n
+			break
 		}
-		if c.wordBoundaries && (!boundaryBefore(text, i) || !boundaryAfter(text, i+n)) {
-			continue
-		}
-		return c, n
 	}
-	return nil, 0
+	if best < 0 {
+		return nil, 0
+	}
+	return &a.rules[best], bestN
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
