@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"timbre/internal/store"
 )
 
 // TestSDKPronunciationDictionaries drives pronunciation dictionaries with the official
@@ -17,4 +20,23 @@ func TestSDKPronunciationDictionaries(t *testing.T) {
 		"TIMBRE_API_KEY="+srv.APIKey,
 		"ELEVENLABS_API_KEY=",
 	)
+}
+
+// TestBrowserPronunciation: a person makes a dictionary on /app/pronunciation-dictionaries, adds
+// an alias and a phoneme rule, plays one, downloads the PLS and archives it (pronunciation.mjs);
+// the database then holds that dictionary, archived, at its third version.
+func TestBrowserPronunciation(t *testing.T) {
+	b := requireBrowser(t)
+	srv := StartTimbre(t)
+	u := verifiedUser(t, srv, "petra@example.com", "")
+	b.run(t, srv, "pronunciation.mjs", "USER_EMAIL="+u.Email, "USER_PASSWORD="+flowPassword)
+
+	list, err := srv.App.DB.ListPronunciationDictionaries(context.Background(), u.WorkspaceID,
+		store.DictionaryViewer{UserID: u.ID, Admin: true}, store.DictionaryPage{IncludeArchived: true, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Name != "Company words" || list[0].LatestRulesNum != 2 || list[0].ArchivedAt == nil || list[0].CreatedBy != u.ID {
+		t.Fatalf("dictionaries after the flow: %+v", list)
+	}
 }

@@ -196,7 +196,9 @@ function DictionaryDetail({ id }: { id: string }) {
       )}
 
       <div className="mt-4 flex items-center gap-2 text-sm">
-        <label htmlFor="pron-voice">Hear rules with</label>
+        <label htmlFor="pron-voice" className="whitespace-nowrap">
+          Hear rules with
+        </label>
         <select id="pron-voice" className={`${inputClass} w-auto`} value={voice} onChange={(e) => setVoiceId(e.target.value)}>
           {voices.data?.voices.map((v) => (
             <option key={v.voice_id} value={v.voice_id}>
