@@ -41,6 +41,7 @@ func TestPronunciationPhonemes(t *testing.T) {
 		joinWith string
 	}{
 		{"espeak", es, "en-us", "A:", "eI", " "},
+		{"espeak-pool", sharedEspeakPool(t), "en-us", "A:", "eI", " "}, // through the worker protocol
 		{"flite", fl, "slt", "aa", "ey", " "},
 		{"flite-kal16", fl, "kal16", "aa", "ey", " "},
 	}
