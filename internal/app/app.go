@@ -31,6 +31,7 @@ import (
 	"timbre/internal/mail"
 	"timbre/internal/metering"
 	"timbre/internal/netguard"
+	"timbre/internal/pronunciation"
 	"timbre/internal/secret"
 	"timbre/internal/server"
 	"timbre/internal/sso"
@@ -193,6 +194,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Speech = &tts.Service{DB: a.DB, Blob: a.Blob, Voices: a.Voices, Engines: a.Engines, Slots: tts.Slots{TTL: cfg.LeaseTTL},
 		OnSynth: func(eng string, secs float64) { synthSeconds.WithLabelValues(eng).Add(secs) }, Watermark: wm}
+	dictionaries := &pronunciation.Service{DB: a.DB}
+	a.Speech.Dictionaries = dictionaries
 	a.Classifier = &classifier.Service{Watermark: wm}
 	// The voice captcha: its sentence is spoken with the voice, its recording checked by speech to text.
 	a.Voices.Speak, a.Voices.Recognizers = a.Speech.Say, a.Recognizers
@@ -234,6 +237,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
 		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 		&sts.Handlers{Svc: a.STS, MaxUpload: min(cfg.MaxUploadBytes, sts.DefaultMaxUpload)},
+		&pronunciation.Handlers{Svc: dictionaries, MaxBody: cfg.MaxBodyBytes},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {

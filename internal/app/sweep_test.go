@@ -41,6 +41,7 @@ type alphaFx struct {
 	transcriptID              string
 	isolationID               string
 	previewID                 string // a voice design preview of A's
+	dictionaryID, dictVersion string // a pronunciation dictionary of A's and its first version
 	collectionID              string // a voice collection of A's, holding A's voice
 	groupID, groupName        string
 	inviteEmail, inviteCode   string
@@ -81,25 +82,28 @@ func (c cred) headers() []string {
 // pathValues fills a route's {wildcards} with A's identifiers.
 func (a *alphaFx) pathValues() map[string]string {
 	return map[string]string{
-		"history_item_id":         a.historyID,
-		"voice_id":                a.voiceID,
-		"sample_id":               a.sampleID,
-		"group_id":                a.groupID,
-		"webhook_id":              a.webhookID,
-		"provider_id":             a.providerID,
-		"service_account_user_id": a.saID,
-		"api_key_id":              a.saKeyID,
-		"user_id":                 a.editor.ID,
-		"resource_id":             a.historyID,
-		"session_id":              a.adminSessionID,
-		"code":                    a.inviteCode,
-		"token":                   a.shareToken,
-		"transcription_id":        a.transcriptID,
-		"token_type":              "batch_scribe",
-		"generated_voice_id":      a.previewID,
-		"collection_id":           a.collectionID,
-		"speaker_id":              "speaker_0",
-		"public_user_id":          voice.PublicOwnerID(a.ws),
+		"history_item_id":             a.historyID,
+		"voice_id":                    a.voiceID,
+		"sample_id":                   a.sampleID,
+		"group_id":                    a.groupID,
+		"webhook_id":                  a.webhookID,
+		"provider_id":                 a.providerID,
+		"service_account_user_id":     a.saID,
+		"api_key_id":                  a.saKeyID,
+		"user_id":                     a.editor.ID,
+		"resource_id":                 a.historyID,
+		"session_id":                  a.adminSessionID,
+		"code":                        a.inviteCode,
+		"token":                       a.shareToken,
+		"transcription_id":            a.transcriptID,
+		"token_type":                  "batch_scribe",
+		"generated_voice_id":          a.previewID,
+		"collection_id":               a.collectionID,
+		"speaker_id":                  "speaker_0",
+		"public_user_id":              voice.PublicOwnerID(a.ws),
+		"pronunciation_dictionary_id": a.dictionaryID,
+		"dictionary_id":               a.dictionaryID,
+		"version_id":                  a.dictVersion,
 	}
 }
 
@@ -108,7 +112,8 @@ func (a *alphaFx) pathValues() map[string]string {
 func (a *alphaFx) markers() []string {
 	m := []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.groupName,
 		a.inviteEmail, a.webhookID, a.webhookName, a.providerID, a.providerName, a.domain, a.saID, a.saName, a.saKeyID,
-		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID, a.previewID}
+		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID, a.previewID,
+		a.dictionaryID, a.dictVersion, "Alpha lexicon"}
 	return append(m, a.keyPreviews...)
 }
 
@@ -116,7 +121,7 @@ func (a *alphaFx) markers() []string {
 // across workspaces).
 func (a *alphaFx) rowMarkers() []string {
 	return []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.inviteEmail,
-		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID, a.previewID}
+		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID, a.previewID, a.dictionaryID, a.dictVersion}
 }
 
 // call sends one request of a sweep.
@@ -242,6 +247,10 @@ func setupAlpha(e *env) *alphaFx {
 	col := mustOK(t, e.do("POST", "/v1/voices/collections", key, map[string]any{"title": "Alpha's picks", "icon": "🎙"}))
 	a.collectionID = col["collection_id"].(string)
 	mustOK(t, e.do("POST", "/v1/voices/collections/"+a.collectionID+"/voice/"+a.voiceID, key, nil))
+	// And a pronunciation dictionary of A's (B must neither read, download, change nor speak with it).
+	dict := mustOK(t, e.do("POST", "/v1/pronunciation-dictionaries/add-from-rules", key, map[string]any{"name": "Alpha lexicon",
+		"rules": []any{map[string]any{"type": "alias", "string_to_replace": "Alpha", "alias": "Alpha Corp"}}}))
+	a.dictionaryID, a.dictVersion = dict["id"].(string), dict["version_id"].(string)
 	// And a voice design preview of A's (B must neither stream nor save it).
 	a.previewID = "alphaPreviewK3" + store.RandomString(6)
 	rawExec(t, db, `INSERT INTO voice_previews (id, workspace_id, user_id, source_voice_id, description, params, text, language,

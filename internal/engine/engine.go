@@ -56,12 +56,17 @@ type Request struct {
 	Voice    string // the engine's own voice name (espeak "en-us+f3", flite "slt", …)
 	Language string // ISO 639-1 code or espeak language code; empty = the voice's default
 	Prosody  Prosody
+	// Pronunciations: spans of Text to speak as given phones (in order, not overlapping).
+	Pronunciations []Pronunciation
 }
 
 // Result is the audio and the time of every word in Request.Text.
 type Result struct {
 	Audio PCM
 	Words []WordMark
+	// Phonemes the engine spoke, in its own phone set (espeak-ng mnemonics, flite's CMU
+	// phones), where it reports them.
+	Phonemes []string
 }
 
 // VoiceInfo describes a voice an engine can speak with.

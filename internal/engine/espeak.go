@@ -3,6 +3,7 @@ package engine
 /*
 #cgo LDFLAGS: -lespeak-ng
 #include <stdlib.h>
+#include <string.h>
 #include <espeak-ng/speak_lib.h>
 
 // Implemented in Go (espeakSynthCallback below).
@@ -11,6 +12,7 @@ extern int timbreEspeakCallback(short *wav, int numsamples, espeak_EVENT *events
 // Field access for the union and pointer arithmetic that are awkward from Go.
 static espeak_EVENT *timbre_event_at(espeak_EVENT *ev, int i) { return ev + i; }
 static const espeak_VOICE *timbre_voice_at(const espeak_VOICE **v, int i) { return v[i]; }
+static const char *timbre_event_phoneme(espeak_EVENT *ev) { return ev->id.string; }
 */
 import "C"
 
@@ -63,7 +65,8 @@ func NewEspeak() (*Espeak, error) {
 
 func espeakInit() error {
 	// DONT_EXIT: without it the library calls exit() when its data directory is missing.
-	rate := C.espeak_Initialize(C.AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, C.espeakINITIALIZE_DONT_EXIT)
+	// PHONEME_EVENTS: the phonemes spoken are reported (Result.Phonemes).
+	rate := C.espeak_Initialize(C.AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, C.espeakINITIALIZE_DONT_EXIT|C.espeakINITIALIZE_PHONEME_EVENTS)
 	if rate <= 0 {
 		return errors.New("espeak: espeak_Initialize failed (is espeak-ng-data installed?)")
 	}
@@ -233,9 +236,10 @@ func espeakVoiceForLanguage(lang string) *espeakVoice {
 
 // espeakCollector gathers what the synth callback reports for one synthesis.
 type espeakCollector struct {
-	ctx     context.Context
-	samples []int16
-	events  []espeakEvent
+	ctx      context.Context
+	samples  []int16
+	events   []espeakEvent
+	phonemes []string
 }
 
 type espeakEvent struct {
@@ -261,6 +265,9 @@ func timbreEspeakCallback(wav *C.short, n C.int, events *C.espeak_EVENT) C.int {
 				return 1 // abort the synthesis
 			}
 			return 0
+		case C.espeakEVENT_PHONEME:
+			ph := C.timbre_event_phoneme(ev)
+			c.phonemes = append(c.phonemes, C.GoStringN(ph, C.int(C.strnlen(ph, 8))))
 		case C.espeakEVENT_WORD, C.espeakEVENT_END, C.espeakEVENT_MSG_TERMINATED:
 			c.events = append(c.events, espeakEvent{
 				typ: int(ev._type), pos: int(ev.text_position), len: int(ev.length),
@@ -295,10 +302,23 @@ func (e *Espeak) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	col := &espeakCollector{ctx: ctx}
 	espeakCur = col
 	defer func() { espeakCur = nil }()
-	ctext := C.CString(req.Text)
+	text, flags := req.Text, C.uint(C.espeakCHARS_UTF8)
+	var back []int
+	ends := map[int]int{}
+	if len(req.Pronunciations) > 0 {
+		// Phoneme input: each span becomes [[mnemonics]]; "[[" the text itself has must not
+		// start phoneme input, so it is read as "[ " (the same length: offsets keep).
+		text = strings.ReplaceAll(text, "[[", "[ ")
+		text, back = rewrite(text, req.Pronunciations, func(_ int, p Pronunciation) string {
+			ends[p.Start] = p.End
+			return "[[" + EspeakPhonemes(p.Phones) + "]]"
+		})
+		flags |= C.espeakPHONEMES
+	}
+	ctext := C.CString(text)
 	defer C.free(unsafe.Pointer(ctext))
-	rc := C.espeak_Synth(unsafe.Pointer(ctext), C.size_t(len(req.Text)+1), 0, C.POS_CHARACTER, 0,
-		C.espeakCHARS_UTF8, nil, nil)
+	rc := C.espeak_Synth(unsafe.Pointer(ctext), C.size_t(len(text)+1), 0, C.POS_CHARACTER, 0,
+		flags, nil, nil)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -306,7 +326,11 @@ func (e *Espeak) Synthesize(ctx context.Context, req Request) (*Result, error) {
 		return nil, fmt.Errorf("espeak: espeak_Synth failed (error %d)", int(rc))
 	}
 	pcm := PCM{Samples: col.samples, SampleRate: espeakSampleRate}
-	return &Result{Audio: pcm, Words: espeakWordMarks(req.Text, col.events, pcm)}, nil
+	words := espeakWordMarks(text, col.events, pcm)
+	if back != nil {
+		words = mapWordsBack(words, back, ends)
+	}
+	return &Result{Audio: pcm, Words: words, Phonemes: col.phonemes}, nil
 }
 
 // espeakWordMarks turns WORD events into word marks. A word ends where the next word or the

@@ -4,6 +4,7 @@ package engine
 #cgo CFLAGS: -I/usr/include/flite
 #cgo LDFLAGS: -lflite_cmu_us_slt -lflite_cmu_us_awb -lflite_cmu_us_rms -lflite_cmu_us_kal16 -lflite_usenglish -lflite_cmulex -lflite -lm
 #include <stdlib.h>
+#include <string.h>
 #include <flite/flite.h>
 #include <flite/cst_cg.h>
 
@@ -33,10 +34,47 @@ static float timbre_base_stretch(cst_voice *v) {
 	return 1;
 }
 
-// timbre_synth is flite_synth_text with per-utterance prosody: features set on the utterance
-// override the voice's (utt_init links, not copies, the voice features), so the shared voice
-// object is never modified.
-static cst_utterance *timbre_synth(const char *text, cst_voice *v, float stretch, float f0_mean, float f0_stddev) {
+// timbre_lex_with is a copy of the voice's lexicon whose run-time addenda are the entries of
+// addenda (one "word : phone phone" a line); the voice's own lexicon is never modified, so
+// concurrent syntheses each see only their own entries. Free with timbre_lex_free.
+static cst_lexicon *timbre_lex_with(cst_voice *v, const char *addenda) {
+	const cst_lexicon *base = val_lexicon(feat_val(v->features, "lexicon"));
+	cst_lexicon *lex = cst_alloc(cst_lexicon, 1);
+	*lex = *base;
+	cst_val *entries = NULL;
+	char *copy = cst_strdup(addenda), *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cst_val *e = cst_lex_make_entry(base, line);
+		if (e)
+			entries = cons_val(e, entries);
+	}
+	cst_free(copy);
+	lex->lex_addenda = val_reverse(entries);
+	return lex;
+}
+
+static void timbre_lex_free(cst_lexicon *lex) {
+	if (lex == NULL)
+		return;
+	if (lex->lex_addenda)
+		delete_val(lex->lex_addenda);
+	cst_free(lex);
+}
+
+// timbre_lex_has_phone tells whether the voice's lexicon has the phone (cst_lex_make_entry
+// prints to stdout and drops a phone it lacks: callers check first).
+static int timbre_lex_has_phone(cst_voice *v, const char *phone) {
+	const cst_lexicon *lex = val_lexicon(feat_val(v->features, "lexicon"));
+	for (int i = 0; lex->phone_table[i]; i++)
+		if (strcmp(lex->phone_table[i], phone) == 0)
+			return 1;
+	return 0;
+}
+
+// timbre_synth is flite_synth_text with per-utterance prosody (and lexicon, when lex is not
+// NULL): features set on the utterance override the voice's (utt_init links, not copies, the
+// voice features), so the shared voice object is never modified.
+static cst_utterance *timbre_synth(const char *text, cst_voice *v, float stretch, float f0_mean, float f0_stddev, cst_lexicon *lex) {
 	cst_utterance *u = new_utterance();
 	utt_set_input_text(u, text);
 	utt_init(u, v);
@@ -45,6 +83,8 @@ static cst_utterance *timbre_synth(const char *text, cst_voice *v, float stretch
 		feat_set_float(u->features, "int_f0_target_mean", f0_mean);
 	if (f0_stddev >= 0)
 		feat_set_float(u->features, "int_f0_target_stddev", f0_stddev);
+	if (lex != NULL)
+		feat_set(u->features, "lexicon", lexicon_val(lex));
 	if (utt_synth(u) == NULL) {
 		delete_utterance(u);
 		return NULL;
@@ -82,7 +122,8 @@ type fliteVoice struct {
 	info             VoiceInfo
 	v                *C.cst_voice
 	f0Mean, f0Stddev float64
-	stretch          float64 // the voice's own duration_stretch
+	stretch          float64  // the voice's own duration_stretch
+	phones           sync.Map // phone → bool: in the voice's lexicon
 }
 
 // The voices flite1-dev ships, in the order Voices lists them.
@@ -92,6 +133,7 @@ var fliteVoiceOrder = []string{"slt", "awb", "rms", "kal16"}
 var (
 	cWord      = C.CString("Word")
 	cToken     = C.CString("Token")
+	cSegment   = C.CString("Segment")
 	cName      = C.CString("name")
 	cWordStart = C.CString("R:SylStructure.daughter1.daughter1.R:Segment.p.end")
 	cWordEnd   = C.CString("R:SylStructure.daughtern.daughtern.R:Segment.end")
@@ -182,13 +224,41 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	if fv.f0Stddev <= 0 {
 		f0Stddev = -1 // unknown: leave the voice's own
 	}
-	ctext := C.CString(req.Text)
+	text := req.Text
+	var back []int
+	ends := map[int]int{}
+	var lex *C.cst_lexicon
+	if len(req.Pronunciations) > 0 {
+		// Each span becomes a made-up word whose lexicon entry is the span's phones.
+		var addenda strings.Builder
+		text, back = rewrite(text, req.Pronunciations, func(i int, pr Pronunciation) string {
+			ends[pr.Start] = pr.End
+			word := flitePlaceholder(i)
+			addenda.WriteString(word + " :")
+			for _, ph := range pr.Phones {
+				ph = strings.ToLower(ph)
+				if !fv.hasPhone(ph) {
+					ph = strings.TrimRight(ph, "012") // a phone set without stress digits
+				}
+				if fv.hasPhone(ph) {
+					addenda.WriteString(" " + ph)
+				}
+			}
+			addenda.WriteByte('\n')
+			return " " + word + " "
+		})
+		cadd := C.CString(addenda.String())
+		lex = C.timbre_lex_with(fv.v, cadd)
+		C.free(unsafe.Pointer(cadd))
+		defer C.timbre_lex_free(lex)
+	}
+	ctext := C.CString(text)
 	defer C.free(unsafe.Pointer(ctext))
 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	u := C.timbre_synth(ctext, fv.v, C.float(fv.stretch/p.Rate*k), C.float(f0Mean), C.float(f0Stddev))
+	u := C.timbre_synth(ctext, fv.v, C.float(fv.stretch/p.Rate*k), C.float(f0Mean), C.float(f0Stddev), lex)
 	if u == nil {
 		return nil, errors.New("flite: synthesis failed")
 	}
@@ -206,11 +276,49 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	} else {
 		pcm.SampleRate = 16000
 	}
-	words := fliteWordMarks(req.Text, u, pcm)
+	words := fliteWordMarks(text, u, pcm)
+	if back != nil {
+		words = mapWordsBack(words, back, ends)
+	}
 	if k != 1 {
 		pcm, words = speedUp(pcm, words, k)
 	}
-	return &Result{Audio: pcm, Words: words}, nil
+	return &Result{Audio: pcm, Words: words, Phonemes: fliteSegments(u)}, nil
+}
+
+// flitePlaceholder is the made-up word standing for the i-th pronunciation: letters only, so
+// that flite's tokenizer keeps it one word and looks it up.
+func flitePlaceholder(i int) string {
+	b := []byte("timbrepron")
+	for {
+		b = append(b, byte('a'+i%26))
+		if i /= 26; i == 0 {
+			return string(b)
+		}
+	}
+}
+
+// hasPhone tells whether the voice's lexicon has the phone (cached per voice).
+func (fv *fliteVoice) hasPhone(ph string) bool {
+	if v, ok := fv.phones.Load(ph); ok {
+		return v.(bool)
+	}
+	c := C.CString(ph)
+	has := C.timbre_lex_has_phone(fv.v, c) != 0
+	C.free(unsafe.Pointer(c))
+	fv.phones.Store(ph, has)
+	return has
+}
+
+// fliteSegments are the phones of the utterance, pauses left out.
+func fliteSegments(u *C.cst_utterance) []string {
+	var out []string
+	for s := C.relation_head(C.utt_relation(u, cSegment)); s != nil; s = C.item_next(s) {
+		if name := C.GoString(C.item_feat_string(s, cName)); name != "pau" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // formantRate rounds a formant scale to one whose sample-rate ratio resamples with a short

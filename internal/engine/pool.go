@@ -241,6 +241,7 @@ type wireResponse struct {
 	SampleRate   int
 	NumSamples   int
 	Words        []WordMark
+	Phonemes     []string
 	Voices       []VoiceInfo // greeting only
 
 	samples []int16 // read after the message
@@ -261,7 +262,7 @@ func (r *wireResponse) result() (*Result, error) {
 		}
 		return nil, &remoteError{r.Err, nil}
 	}
-	return &Result{Audio: PCM{Samples: r.samples, SampleRate: r.SampleRate}, Words: r.Words}, nil
+	return &Result{Audio: PCM{Samples: r.samples, SampleRate: r.SampleRate}, Words: r.Words, Phonemes: r.Phonemes}, nil
 }
 
 // remoteError is an error from a worker; errors.Is still recognizes ErrUnknownVoice.
@@ -349,6 +350,7 @@ func runWorker(kind string) error {
 			resp.SampleRate = res.Audio.SampleRate
 			resp.samples = res.Audio.Samples
 			resp.Words = res.Words
+			resp.Phonemes = res.Phonemes
 		}
 		if err := send(&resp); err != nil {
 			return err

@@ -34,6 +34,10 @@ func (db *DB) ResourceOf(ctx context.Context, workspaceID, typ, id string) (*Res
 			Scan(&res.Name, &res.CreatorUserID, &share)
 		res.PublicLink = share.Valid && share.String != ""
 		return res, notFound(err)
+	case ResourcePronunciationDictionary:
+		err := db.queryRow(ctx, `SELECT name, created_by FROM pronunciation_dictionaries WHERE workspace_id = ? AND id = ?`, workspaceID, id).
+			Scan(&res.Name, &res.CreatorUserID)
+		return res, notFound(err)
 	}
 	return nil, ErrNotFound
 }

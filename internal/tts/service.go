@@ -19,6 +19,7 @@ import (
 	"timbre/internal/errs"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
+	"timbre/internal/pronunciation"
 	"timbre/internal/store"
 	"timbre/internal/textnorm"
 	"timbre/internal/voice"
@@ -35,6 +36,10 @@ type Service struct {
 	Now     func() time.Time
 	// OnSynth observes seconds of audio synthesized (metrics); may be nil.
 	OnSynth func(engine string, audioSeconds float64)
+	// Dictionaries resolves pronunciation dictionary locators; nil refuses them.
+	Dictionaries interface {
+		Resolve(ctx context.Context, c *access.Caller, locators []pronunciation.Locator) (*pronunciation.Applier, error)
+	}
 	// Watermark marks every sentence's audio at the engine's rate, before any resampling or
 	// encoding, so that POST /v1/speech-classifier recognises this server's speech; nil leaves
 	// the audio unmarked.
@@ -77,16 +82,18 @@ type Job struct {
 	Text                string // as sent
 	Normalized          string // what the engine reads
 	Mapping             []int  // byte of Normalized → byte of Text
-	Spans               []textnorm.Span
-	Cost                int64
-	Format              audio.Format
-	Logging             bool
-	Source              string
-	RequestID           string
-	HistoryID           string // set by Begin when logging
-	CharFrom, CharTo    int64
-	tier                plan.Tier
-	reservation         *metering.Reservation // held by Begin until Finish, Fail or settlePartial
+	// Pronunciations are the phoneme rules' spans of Normalized.
+	Pronunciations   []engine.Pronunciation
+	Spans            []textnorm.Span
+	Cost             int64
+	Format           audio.Format
+	Logging          bool
+	Source           string
+	RequestID        string
+	HistoryID        string // set by Begin when logging
+	CharFrom, CharTo int64
+	tier             plan.Tier
+	reservation      *metering.Reservation // held by Begin until Finish, Fail or settlePartial
 }
 
 // Prepare validates a request and resolves everything needed to run it; nothing is charged or stored.
@@ -137,9 +144,22 @@ func (s *Service) Prepare(ctx context.Context, c *access.Caller, voiceID string,
 	if err := v.Err(); err != nil {
 		return nil, err
 	}
+	var applier *pronunciation.Applier
 	if len(b.PronunciationDictionaryLocators) > 0 {
-		// Pronunciation dictionaries do not exist yet, so any locator names a missing one.
-		return nil, errs.Errorf(errs.NotFound, "pronunciation_dictionary_not_found", "The pronunciation dictionary was not found.")
+		locs := make([]pronunciation.Locator, len(b.PronunciationDictionaryLocators))
+		for i, raw := range b.PronunciationDictionaryLocators {
+			if err := json.Unmarshal(raw, &locs[i]); err != nil {
+				return nil, errs.Field("body", fmt.Sprintf("pronunciation_dictionary_locators.%d", i), "model_type",
+					"A locator is an object with pronunciation_dictionary_id and, optionally, version_id.")
+			}
+		}
+		if s.Dictionaries == nil {
+			return nil, errs.Field("body", "pronunciation_dictionary_locators", "value_error", "This server has no pronunciation dictionaries.")
+		}
+		var err error
+		if applier, err = s.Dictionaries.Resolve(ctx, c, locs); err != nil {
+			return nil, err
+		}
 	}
 	ws, err := s.DB.Workspace(ctx, c.WorkspaceID, s.now())
 	if err != nil {
@@ -179,12 +199,16 @@ func (s *Service) Prepare(ctx context.Context, c *access.Caller, voiceID string,
 		Source: "TTS", RequestID: store.NewID(), tier: tier,
 		Cost: int64(math.Ceil(float64(chars) * model.CostFactor)),
 	}
-	// Normalisation: "on" always; "auto" unless the fast profile is asked for; "off" never.
+	// Pronunciation dictionaries first (their strings are what the user wrote), then
+	// normalisation: "on" always; "auto" unless the fast profile is asked for; "off" never.
+	applied := applier.Apply(text)
+	var nmap []int
 	if norm == "on" || (norm == "auto" && !model.Fast) {
-		j.Normalized, j.Mapping = textnorm.Normalize(text, lang)
+		j.Normalized, nmap = textnorm.Normalize(applied.Text, lang)
 	} else {
-		j.Normalized, j.Mapping = text, identity(len(text))
+		j.Normalized, nmap = applied.Text, identity(len(applied.Text))
 	}
+	j.Mapping, j.Pronunciations = applied.Compose(nmap, len(text))
 	j.Spans = textnorm.SplitSentences(j.Normalized)
 	if model.Fast {
 		j.Spans = splitFirstClause(j.Normalized, j.Spans)
@@ -334,7 +358,8 @@ func (s *Service) startSynthesis(ctx context.Context, j *Job, holdSecond bool) (
 			}
 			var r synthResult
 			if r.err = ctx.Err(); r.err == nil {
-				r.res, r.err = eng.Synthesize(ctx, engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody})
+				r.res, r.err = eng.Synthesize(ctx, engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody,
+					Pronunciations: pronunciationsIn(j.Pronunciations, sp)})
 				if r.err != nil {
 					r.err = fmt.Errorf("synthesize with %s: %w", eng.Name(), r.err)
 				}
@@ -467,4 +492,15 @@ func splitFirstClause(text string, spans []textnorm.Span) []textnorm.Span {
 		}
 	}
 	return spans
+}
+
+// pronunciationsIn are the pronunciations inside a sentence, relative to its start.
+func pronunciationsIn(all []engine.Pronunciation, sp textnorm.Span) []engine.Pronunciation {
+	var out []engine.Pronunciation
+	for _, p := range all {
+		if p.Start >= sp.Start && p.End <= sp.End {
+			out = append(out, engine.Pronunciation{Start: p.Start - sp.Start, End: p.End - sp.Start, Phones: p.Phones})
+		}
+	}
+	return out
 }

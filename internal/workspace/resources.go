@@ -14,18 +14,19 @@ import (
 	"timbre/internal/store"
 )
 
-// ShareableTypes are the resource types Timbre shares: the workspace's own voices, and its
-// history items (a Timbre extension of the API's WorkspaceResourceType).
-var ShareableTypes = []string{store.ResourceVoice, store.ResourceHistory}
+// ShareableTypes are the resource types Timbre shares: the workspace's own voices, its
+// pronunciation dictionaries, and its history items (a Timbre extension of the API's
+// WorkspaceResourceType).
+var ShareableTypes = []string{store.ResourceVoice, store.ResourceHistory, store.ResourcePronunciationDictionary}
 
 // ShareRoles are the roles a grant can give, in the API's order.
 var ShareRoles = []string{"admin", "editor", "commenter", "viewer"}
 
 func validType(v *errs.Validator, where, typ string) {
 	if typ == "" {
-		v.Add(where, "resource_type", "missing", "Field required: the resource type (voice or history).")
+		v.Add(where, "resource_type", "missing", "Field required: the resource type (voice, pronunciation_dictionary or history).")
 	} else if !slices.Contains(ShareableTypes, typ) {
-		v.Add(where, "resource_type", "enum", "Timbre shares resources of type 'voice' or 'history'.")
+		v.Add(where, "resource_type", "enum", "Timbre shares resources of type 'voice', 'pronunciation_dictionary' or 'history'.")
 	}
 }
 

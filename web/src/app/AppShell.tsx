@@ -65,6 +65,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
       { to: '/app/ai-classifier', label: 'AI Speech Classifier', icon: <SearchIcon size={16} /> },
       { to: '/app/speech-to-text', label: 'Speech to Text', icon: <TranscriptIcon size={16} /> },
       { to: '/app/voice-isolator', label: 'Voice Isolator', icon: <IsolatorIcon size={16} /> },
+      { to: '/app/pronunciation-dictionaries', label: 'Pronunciation', icon: <ListIcon size={16} /> },
       { to: '/app/voice-lab', label: 'Voice Lab', icon: <MicIcon size={16} /> },
       { to: '/app/voice-library', label: 'Voice Library', icon: <SearchIcon size={16} /> },
     ],

@@ -11,6 +11,7 @@ import {
 } from '@/features/auth';
 import { MailboxPage } from '@/features/dev-mailbox';
 import { PrivacyPage, TermsPage } from '@/features/legal';
+import { PronunciationDictionariesPage } from '@/features/pronunciation-dictionaries';
 import { SharePage } from '@/features/share';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
@@ -68,6 +69,10 @@ export function PrivacyRoute() {
 export function AiClassifierRoute() {
   useDocumentTitle('AI Speech Classifier');
   return <AiClassifierPage />;
+}
+export function PronunciationDictionariesRoute() {
+  useDocumentTitle('Pronunciation dictionaries');
+  return <PronunciationDictionariesPage />;
 }
 export function VoiceIsolatorRoute() {
   useDocumentTitle('Voice Isolator');

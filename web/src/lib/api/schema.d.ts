@@ -1587,6 +1587,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pronunciation-dictionaries/add-from-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add A Pronunciation Dictionary
+         * @description Creates a new pronunciation dictionary from a lexicon .PLS file
+         */
+        post: operations["add_from_file"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/add-from-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add A Pronunciation Dictionary
+         * @description Creates a new pronunciation dictionary from provided rules.
+         */
+        post: operations["add_from_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Pronunciation Dictionaries
+         * @description Get a list of the pronunciation dictionaries you have access to and their metadata
+         */
+        get: operations["get_pronunciation_dictionaries_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Metadata For A Pronunciation Dictionary
+         * @description Get metadata for a pronunciation dictionary
+         */
+        get: operations["get_pronunciation_dictionary_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Pronunciation Dictionary
+         * @description Partially update the pronunciation dictionary without changing the version
+         */
+        patch: operations["patch_pronunciation_dictionary"];
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/add-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add Rules To The Pronunciation Dictionary
+         * @description Add rules to the pronunciation dictionary. If a rule with the same string_to_replace already exists, it will be replaced.
+         */
+        post: operations["add_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/remove-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove Rules From The Pronunciation Dictionary
+         * @description Remove rules from the pronunciation dictionary
+         */
+        post: operations["remove_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{pronunciation_dictionary_id}/set-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set Rules On The Pronunciation Dictionary
+         * @description Replaces all existing rules on the pronunciation dictionary with the provided ones.
+         */
+        post: operations["set_rules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pronunciation-dictionaries/{dictionary_id}/{version_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get A Pls File With A Pronunciation Dictionary Version Rules
+         * @description Get a PLS file with a pronunciation dictionary version rules
+         */
+        get: operations["get_pronunciation_dictionary_version_pls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/voices/pvc": {
         parameters: {
             query?: never;
@@ -3683,6 +3847,61 @@ export interface components {
             } | null;
         };
         /**
+         * AddPronunciationDictionaryResponseModel
+         * @example {
+         *       "created_by": "ar6633Es2kUjFXBdR1iVc9ztsXl1",
+         *       "creation_time_unix": 1714156800,
+         *       "description": "This is a test dictionary",
+         *       "id": "5xM3yVvZQKV0EfqQpLrJ",
+         *       "name": "My Dictionary",
+         *       "permission_on_resource": "admin",
+         *       "version_id": "5xM3yVvZQKV0EfqQpLrJ",
+         *       "version_rules_num": 5
+         *     }
+         */
+        AddPronunciationDictionaryResponseModel: {
+            /**
+             * Id
+             * @description The ID of the created pronunciation dictionary.
+             */
+            id: string;
+            /**
+             * Name
+             * @description The name of the created pronunciation dictionary.
+             */
+            name: string;
+            /**
+             * Created By
+             * @description The user ID of the creator of the pronunciation dictionary.
+             */
+            created_by: string;
+            /**
+             * Creation Time Unix
+             * @description The creation time of the pronunciation dictionary in Unix timestamp.
+             */
+            creation_time_unix: number;
+            /**
+             * Version Id
+             * @description The ID of the created pronunciation dictionary version.
+             */
+            version_id: string;
+            /**
+             * Version Rules Num
+             * @description The number of rules in the version of the pronunciation dictionary.
+             */
+            version_rules_num: number;
+            /**
+             * Description
+             * @description The description of the pronunciation dictionary.
+             */
+            description?: string | null;
+            /**
+             * Permission On Resource
+             * @description The permission on the resource of the pronunciation dictionary.
+             */
+            permission_on_resource: ("admin" | "editor" | "commenter" | "viewer") | null;
+        };
+        /**
          * AddVoiceIVCResponseModel
          * @example {
          *       "requires_verification": false,
@@ -3879,6 +4098,64 @@ export interface components {
          * @enum {string}
          */
         BillingPeriod: "monthly_period" | "3_month_period" | "6_month_period" | "annual_period";
+        /** Body_Add_a_pronunciation_dictionary_v1_pronunciation_dictionaries_add_from_file_post */
+        Body_Add_a_pronunciation_dictionary_v1_pronunciation_dictionaries_add_from_file_post: {
+            /**
+             * Name
+             * @description The name of the pronunciation dictionary, used for identification only.
+             * @example My Dictionary
+             */
+            name: string;
+            /**
+             * File
+             * @description A lexicon .pls file which we will use to initialize the project with.
+             */
+            file?: string | null;
+            /**
+             * Description
+             * @description A description of the pronunciation dictionary, used for identification only.
+             * @example Contains pronunciation's of our character names
+             */
+            description?: string | null;
+            /**
+             * Workspace Access
+             * @description Should be one of 'admin', 'editor' or 'viewer'. If not provided, defaults to no access.
+             * @example viewer
+             */
+            workspace_access?: ("admin" | "editor" | "commenter" | "viewer") | null;
+        };
+        /** Body_Add_a_pronunciation_dictionary_v1_pronunciation_dictionaries_add_from_rules_post */
+        Body_Add_a_pronunciation_dictionary_v1_pronunciation_dictionaries_add_from_rules_post: {
+            /**
+             * Rules
+             * @description List of pronunciation rules. Rule can be either:
+             *         an alias rule: {'string_to_replace': 'a', 'type': 'alias', 'alias': 'b', }
+             *         or a phoneme rule: {'string_to_replace': 'a', 'type': 'phoneme', 'phoneme': 'b', 'alphabet': 'ipa' }
+             * @example [
+             *             {'string_to_replace': 'a', 'type': 'alias', 'alias': 'b' },
+             *             {'string_to_replace': 'c', 'type': 'phoneme', 'phoneme': 'd', 'alphabet': 'ipa' }
+             *         ]
+             */
+            rules: (components["schemas"]["PronunciationDictionaryAliasRuleRequestModel"] | components["schemas"]["PronunciationDictionaryPhonemeRuleRequestModel"])[];
+            /**
+             * Name
+             * @description The name of the pronunciation dictionary, used for identification only.
+             * @example My Dictionary
+             */
+            name: string;
+            /**
+             * Description
+             * @description A description of the pronunciation dictionary, used for identification only.
+             * @example Contains pronunciation's of our character names
+             */
+            description?: string | null;
+            /**
+             * Workspace Access
+             * @description Should be one of 'admin', 'editor' or 'viewer'. If not provided, defaults to no access.
+             * @example viewer
+             */
+            workspace_access?: ("admin" | "editor" | "commenter" | "viewer") | null;
+        };
         /** Body_Add_member_to_user_group_v1_workspace_groups__group_id__members_post */
         Body_Add_member_to_user_group_v1_workspace_groups__group_id__members_post: {
             /**
@@ -3886,6 +4163,20 @@ export interface components {
              * @description The email of the target workspace member.
              */
             email: string;
+        };
+        /** Body_Add_rules_to_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__add_rules_post */
+        Body_Add_rules_to_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__add_rules_post: {
+            /**
+             * Rules
+             * @description List of pronunciation rules. Rule can be either:
+             *         an alias rule: {'string_to_replace': 'a', 'type': 'alias', 'alias': 'b', }
+             *         or a phoneme rule: {'string_to_replace': 'a', 'type': 'phoneme', 'phoneme': 'b', 'alphabet': 'ipa' }
+             * @example [
+             *             {'string_to_replace': 'a', 'type': 'alias', 'alias': 'b' },
+             *             {'string_to_replace': 'c', 'type': 'phoneme', 'phoneme': 'd', 'alphabet': 'ipa' }
+             *         ]
+             */
+            rules: (components["schemas"]["PronunciationDictionaryAliasRuleRequestModel"] | components["schemas"]["PronunciationDictionaryPhonemeRuleRequestModel"])[];
         };
         /** Body_Add_samples_to_PVC_voice_v1_voices_pvc__voice_id__samples_post */
         Body_Add_samples_to_PVC_voice_v1_voices_pvc__voice_id__samples_post: {
@@ -4262,6 +4553,15 @@ export interface components {
              */
             usage_limit?: number | null;
         };
+        /** Body_Remove_rules_from_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__remove_rules_post */
+        Body_Remove_rules_from_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__remove_rules_post: {
+            /**
+             * Rule Strings
+             * @description List of strings to remove from the pronunciation dictionary.
+             * @example ['a', 'b']
+             */
+            rule_strings: string[];
+        };
         /** Body_Request_manual_verification_v1_voices_pvc__voice_id__verification_post */
         Body_Request_manual_verification_v1_voices_pvc__voice_id__verification_post: {
             /**
@@ -4283,6 +4583,20 @@ export interface components {
              * @example eleven_turbo_v2
              */
             model_id?: string | null;
+        };
+        /** Body_Set_rules_on_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__set_rules_post */
+        Body_Set_rules_on_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__set_rules_post: {
+            /**
+             * Rules
+             * @description List of pronunciation rules. Rule can be either:
+             *         an alias rule: {'string_to_replace': 'a', 'type': 'alias', 'alias': 'b', }
+             *         or a phoneme rule: {'string_to_replace': 'a', 'type': 'phoneme', 'phoneme': 'b', 'alphabet': 'ipa' }
+             * @example [
+             *             {'string_to_replace': 'a', 'type': 'alias', 'alias': 'b' },
+             *             {'string_to_replace': 'c', 'type': 'phoneme', 'phoneme': 'd', 'alphabet': 'ipa' }
+             *         ]
+             */
+            rules: (components["schemas"]["PronunciationDictionaryAliasRuleRequestModel"] | components["schemas"]["PronunciationDictionaryPhonemeRuleRequestModel"])[];
         };
         /** Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post */
         Body_Share_workspace_resource_v1_workspace_resources__resource_id__share_post: {
@@ -4641,6 +4955,21 @@ export interface components {
             workspace_role?: components["schemas"]["SeatType"] | null;
             /** @description The workspace seat type */
             workspace_seat_type?: components["schemas"]["SeatType"] | null;
+        };
+        /** Body_Update_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__patch */
+        Body_Update_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__patch: {
+            /**
+             * Archived
+             * @description Whether to archive the pronunciation dictionary.
+             * @example true
+             */
+            archived?: boolean;
+            /**
+             * Name
+             * @description The name of the pronunciation dictionary, used for identification only.
+             * @example My Dictionary
+             */
+            name?: string;
         };
         /** Body_Update_workspace_webhook_v1_workspace_webhooks__webhook_id__patch */
         Body_Update_workspace_webhook_v1_workspace_webhooks__webhook_id__patch: {
@@ -6003,6 +6332,180 @@ export interface components {
             last_sort_id?: string | null;
         };
         /**
+         * GetPronunciationDictionariesMetadataResponseModel
+         * @example {
+         *       "has_more": false,
+         *       "next_cursor": "5xM3yVvZQKV0EfqQpLr2",
+         *       "pronunciation_dictionaries": [
+         *         {
+         *           "created_by": "ar6633Es2kUjFXBdR1iVc9ztsXl1",
+         *           "creation_time_unix": 1714156800,
+         *           "description": "This is a test dictionary",
+         *           "id": "5xM3yVvZQKV0EfqQpLrJ",
+         *           "latest_version_id": "5xM3yVvZQKV0EfqQpLr2",
+         *           "latest_version_rules_num": 2,
+         *           "name": "My Dictionary",
+         *           "permission_on_resource": "admin"
+         *         }
+         *       ]
+         *     }
+         */
+        GetPronunciationDictionariesMetadataResponseModel: {
+            /**
+             * Pronunciation Dictionaries
+             * @description A list of pronunciation dictionaries and their metadata.
+             */
+            pronunciation_dictionaries: components["schemas"]["GetPronunciationDictionaryMetadataResponseModel"][];
+            /**
+             * Next Cursor
+             * @description The next cursor to use for pagination.
+             */
+            next_cursor?: string | null;
+            /**
+             * Has More
+             * @description Whether there are more pronunciation dictionaries to fetch.
+             */
+            has_more: boolean;
+        };
+        /**
+         * GetPronunciationDictionaryMetadataResponseModel
+         * @example {
+         *       "created_by": "ar6633Es2kUjFXBdR1iVc9ztsXl1",
+         *       "creation_time_unix": 1714156800,
+         *       "description": "This is a test dictionary",
+         *       "id": "5xM3yVvZQKV0EfqQpLrJ",
+         *       "latest_version_id": "5xM3yVvZQKV0EfqQpLr2",
+         *       "latest_version_rules_num": 2,
+         *       "name": "My Dictionary",
+         *       "permission_on_resource": "admin"
+         *     }
+         */
+        GetPronunciationDictionaryMetadataResponseModel: {
+            /**
+             * Id
+             * @description The ID of the pronunciation dictionary.
+             */
+            id: string;
+            /**
+             * Latest Version Id
+             * @description The ID of the latest version of the pronunciation dictionary.
+             */
+            latest_version_id: string;
+            /**
+             * Latest Version Rules Num
+             * @description The number of rules in the latest version of the pronunciation dictionary.
+             */
+            latest_version_rules_num: number;
+            /**
+             * Name
+             * @description The name of the pronunciation dictionary.
+             */
+            name: string;
+            /**
+             * Permission On Resource
+             * @description The permission on the resource of the pronunciation dictionary.
+             */
+            permission_on_resource: ("admin" | "editor" | "commenter" | "viewer") | null;
+            /**
+             * Created By
+             * @description The user ID of the creator of the pronunciation dictionary.
+             */
+            created_by: string;
+            /**
+             * Creation Time Unix
+             * @description The creation time of the pronunciation dictionary in Unix timestamp.
+             */
+            creation_time_unix: number;
+            /**
+             * Archived Time Unix
+             * @description The archive time of the pronunciation dictionary in Unix timestamp.
+             */
+            archived_time_unix?: number | null;
+            /**
+             * Description
+             * @description The description of the pronunciation dictionary.
+             */
+            description?: string | null;
+        };
+        /**
+         * GetPronunciationDictionaryWithRulesResponseModel
+         * @example {
+         *       "created_by": "ar6633Es2kUjFXBdR1iVc9ztsXl1",
+         *       "creation_time_unix": 1714156800,
+         *       "description": "This is a test dictionary",
+         *       "id": "5xM3yVvZQKV0EfqQpLrJ",
+         *       "latest_version_id": "5xM3yVvZQKV0EfqQpLr2",
+         *       "latest_version_rules_num": 2,
+         *       "name": "My Dictionary",
+         *       "permission_on_resource": "admin",
+         *       "rules": [
+         *         {
+         *           "alias": "tie-land",
+         *           "string_to_replace": "Thailand",
+         *           "type": "alias"
+         *         },
+         *         {
+         *           "alphabet": "ipa",
+         *           "phoneme": "/təˈmeɪtoʊ/",
+         *           "string_to_replace": "Tomato",
+         *           "type": "phoneme"
+         *         }
+         *       ]
+         *     }
+         */
+        GetPronunciationDictionaryWithRulesResponseModel: {
+            /**
+             * Id
+             * @description The ID of the pronunciation dictionary.
+             */
+            id: string;
+            /**
+             * Latest Version Id
+             * @description The ID of the latest version of the pronunciation dictionary.
+             */
+            latest_version_id: string;
+            /**
+             * Latest Version Rules Num
+             * @description The number of rules in the latest version of the pronunciation dictionary.
+             */
+            latest_version_rules_num: number;
+            /**
+             * Name
+             * @description The name of the pronunciation dictionary.
+             */
+            name: string;
+            /**
+             * Permission On Resource
+             * @description The permission on the resource of the pronunciation dictionary.
+             */
+            permission_on_resource: ("admin" | "editor" | "commenter" | "viewer") | null;
+            /**
+             * Created By
+             * @description The user ID of the creator of the pronunciation dictionary.
+             */
+            created_by: string;
+            /**
+             * Creation Time Unix
+             * @description The creation time of the pronunciation dictionary in Unix timestamp.
+             */
+            creation_time_unix: number;
+            /**
+             * Archived Time Unix
+             * @description The archive time of the pronunciation dictionary in Unix timestamp.
+             */
+            archived_time_unix?: number | null;
+            /**
+             * Description
+             * @description The description of the pronunciation dictionary.
+             */
+            description?: string | null;
+            /**
+             * Rules
+             * @description The rules in the latest version of the pronunciation dictionary.
+             */
+            rules: (components["schemas"]["PronunciationDictionaryAliasRuleResponseModel"] | components["schemas"]["PronunciationDictionaryPhonemeRuleResponseModel"])[];
+        };
+        /**
          * GetSpeechHistoryResponseModel
          * @example {
          *       "has_more": true,
@@ -7144,6 +7647,167 @@ export interface components {
             /** Amount */
             amount: string;
             currency: components["schemas"]["Currency"];
+        };
+        /**
+         * PronunciationDictionaryAliasRuleRequestModel
+         * @example {
+         *       "alias": "tie-land",
+         *       "case_sensitive": true,
+         *       "string_to_replace": "Thailand",
+         *       "type": "alias",
+         *       "word_boundaries": true
+         *     }
+         */
+        PronunciationDictionaryAliasRuleRequestModel: {
+            /**
+             * String To Replace
+             * @description The string to replace. Must be a non-empty string.
+             */
+            string_to_replace: string;
+            /**
+             * Case Sensitive
+             * @description Whether the rule should match case-sensitively.
+             * @default true
+             */
+            case_sensitive?: boolean;
+            /**
+             * Word Boundaries
+             * @description Whether the rule should only match at word boundaries.
+             * @default true
+             */
+            word_boundaries?: boolean;
+            /**
+             * Type
+             * @description The type of the rule.
+             * @constant
+             */
+            type: "alias";
+            /**
+             * Alias
+             * @description The alias for the string to be replaced.
+             */
+            alias: string;
+        };
+        /** PronunciationDictionaryAliasRuleResponseModel */
+        PronunciationDictionaryAliasRuleResponseModel: {
+            /** String To Replace */
+            string_to_replace: string;
+            /**
+             * Case Sensitive
+             * @description Whether the rule matches case-sensitively.
+             * @default true
+             */
+            case_sensitive?: boolean;
+            /**
+             * Word Boundaries
+             * @description Whether the rule only matches at word boundaries.
+             * @default true
+             */
+            word_boundaries?: boolean;
+            /**
+             * Type
+             * @constant
+             */
+            type: "alias";
+            /** Alias */
+            alias: string;
+        };
+        /**
+         * PronunciationDictionaryPhonemeRuleRequestModel
+         * @example {
+         *       "alphabet": "ipa",
+         *       "case_sensitive": true,
+         *       "phoneme": "/ˈtaɪ.lænd/",
+         *       "string_to_replace": "Thailand",
+         *       "type": "phoneme",
+         *       "word_boundaries": true
+         *     }
+         */
+        PronunciationDictionaryPhonemeRuleRequestModel: {
+            /**
+             * String To Replace
+             * @description The string to replace. Must be a non-empty string.
+             */
+            string_to_replace: string;
+            /**
+             * Case Sensitive
+             * @description Whether the rule should match case-sensitively.
+             * @default true
+             */
+            case_sensitive?: boolean;
+            /**
+             * Word Boundaries
+             * @description Whether the rule should only match at word boundaries.
+             * @default true
+             */
+            word_boundaries?: boolean;
+            /**
+             * Type
+             * @description The type of the rule.
+             * @constant
+             */
+            type: "phoneme";
+            /**
+             * Phoneme
+             * @description The phoneme rule.
+             */
+            phoneme: string;
+            /**
+             * Alphabet
+             * @description The alphabet to use with the phoneme rule.
+             */
+            alphabet: string;
+        };
+        /** PronunciationDictionaryPhonemeRuleResponseModel */
+        PronunciationDictionaryPhonemeRuleResponseModel: {
+            /** String To Replace */
+            string_to_replace: string;
+            /**
+             * Case Sensitive
+             * @description Whether the rule matches case-sensitively.
+             * @default true
+             */
+            case_sensitive?: boolean;
+            /**
+             * Word Boundaries
+             * @description Whether the rule only matches at word boundaries.
+             * @default true
+             */
+            word_boundaries?: boolean;
+            /**
+             * Type
+             * @constant
+             */
+            type: "phoneme";
+            /** Phoneme */
+            phoneme: string;
+            /** Alphabet */
+            alphabet: string;
+        };
+        /**
+         * PronunciationDictionaryRulesResponseModel
+         * @example {
+         *       "id": "5xM3yVvZQKV0EfqQpLrJ",
+         *       "version_id": "5xM3yVvZQKV0EfqQpLr2",
+         *       "version_rules_num": 5
+         *     }
+         */
+        PronunciationDictionaryRulesResponseModel: {
+            /**
+             * Id
+             * @description The ID of the pronunciation dictionary.
+             */
+            id: string;
+            /**
+             * Version Id
+             * @description The version ID of the pronunciation dictionary.
+             */
+            version_id: string;
+            /**
+             * Version Rules Num
+             * @description The number of rules in the version of the pronunciation dictionary.
+             */
+            version_rules_num: number;
         };
         /** PronunciationDictionaryVersionLocatorRequestModel */
         PronunciationDictionaryVersionLocatorRequestModel: {
@@ -13889,6 +14553,333 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageCharactersResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    add_from_file: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_Add_a_pronunciation_dictionary_v1_pronunciation_dictionaries_add_from_file_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddPronunciationDictionaryResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    add_from_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Add_a_pronunciation_dictionary_v1_pronunciation_dictionaries_add_from_rules_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddPronunciationDictionaryResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pronunciation_dictionaries_metadata: {
+        parameters: {
+            query?: {
+                /** @description Used for fetching next page. Cursor is returned in the response. */
+                cursor?: string | null;
+                /** @description How many pronunciation dictionaries to return at maximum. Can not exceed 100, defaults to 30. */
+                page_size?: number;
+                /** @description Which field to sort by, one of 'created_at_unix' or 'name'. */
+                sort?: ("creation_time_unix" | "name") | null;
+                /** @description Which direction to sort the voices in. 'ascending' or 'descending'. */
+                sort_direction?: string | null;
+                /** @description Whether to include archived pronunciation dictionaries in the response. */
+                include_archived?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPronunciationDictionariesMetadataResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pronunciation_dictionary_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the pronunciation dictionary */
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPronunciationDictionaryWithRulesResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    patch_pronunciation_dictionary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the pronunciation dictionary */
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Update_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__patch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPronunciationDictionaryMetadataResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    add_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the pronunciation dictionary */
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Add_rules_to_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__add_rules_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionaryRulesResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    remove_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the pronunciation dictionary */
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Remove_rules_from_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__remove_rules_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionaryRulesResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    set_rules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the pronunciation dictionary */
+                pronunciation_dictionary_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Set_rules_on_the_pronunciation_dictionary_v1_pronunciation_dictionaries__pronunciation_dictionary_id__set_rules_post"];
+            };
+        };
+        responses: {
+            /** @description Successfully set rules on the pronunciation dictionary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PronunciationDictionaryRulesResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    get_pronunciation_dictionary_version_pls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the pronunciation dictionary */
+                dictionary_id: string;
+                /** @description The id of the pronunciation dictionary version */
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PLS file containing pronunciation dictionary rules */
+            200: {
+                headers: {
+                    /** @description Attachment filename */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             /** @description Validation Error */

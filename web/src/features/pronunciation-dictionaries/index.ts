@@ -1,0 +1,1 @@
+export { PronunciationDictionariesPage } from './components/PronunciationDictionariesPage';
