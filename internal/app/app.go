@@ -22,6 +22,7 @@ import (
 	"timbre/internal/classifier"
 	"timbre/internal/config"
 	"timbre/internal/convert"
+	"timbre/internal/dialogue"
 	"timbre/internal/docs"
 	"timbre/internal/engine"
 	"timbre/internal/history"
@@ -217,6 +218,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
+		// Tags: the lead wires sfx.RenderTag here once internal/sfx is merged.
+		&dialogue.Handlers{Svc: &dialogue.Service{TTS: a.Speech}, MaxBody: cfg.MaxBodyBytes},
 		voiceHandlers,
 		&voicedesign.Handlers{Svc: designer, MaxBody: cfg.MaxBodyBytes, Render: voiceHandlers.JSON},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},
