@@ -166,17 +166,13 @@ func (s *Service) Prepare(ctx context.Context, c *access.Caller, b *Body, format
 		v, err := s.TTS.Voices.Get(ctx, c.WorkspaceID, in.VoiceID)
 		var e *errs.Error
 		if errors.As(err, &e) && e.Kind == errs.NotFound {
-			field(&fields, "voice_not_found", fmt.Sprintf("inputs[%d].voice_id: a voice with voice_id '%s' was not found.", i, in.VoiceID), "inputs", i, "voice_id")
-			voices[in.VoiceID] = nil
-			continue
+			// 404 voice_not_found as text to speech answers, the message naming the line.
+			return nil, errs.Errorf(errs.NotFound, "voice_not_found", "inputs[%d].voice_id: a voice with voice_id '%s' was not found.", i, in.VoiceID)
 		}
 		if err != nil {
 			return nil, err
 		}
 		voices[in.VoiceID] = v
-	}
-	if len(fields) > 0 {
-		return nil, &errs.Validation{Fields: fields}
 	}
 
 	j := &Job{WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Model: model, Format: format,

@@ -22,11 +22,11 @@ var tagPattern = regexp.MustCompile(`\[([^\[\]\n]{1,40})\]`)
 type tagKind int
 
 const (
-	tagIgnored  tagKind = iota // unknown to the engines: dropped silently
-	tagPause                   // silence of tag.seconds
-	tagWhisper                 // the rest of the line whispered
-	tagEmotion                 // the rest of the line with tag.mood's prosody
-	tagSound                   // a non-speech sound (TagSounds), else tag.seconds of silence
+	tagIgnored tagKind = iota // unknown to the engines: dropped silently
+	tagPause                  // silence of tag.seconds
+	tagWhisper                // the rest of the line whispered
+	tagEmotion                // the rest of the line with tag.mood's prosody
+	tagSound                  // a non-speech sound (TagSounds), else tag.seconds of silence
 )
 
 type tag struct {
