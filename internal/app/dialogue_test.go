@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,7 +19,6 @@ import (
 	"timbre/internal/testdb"
 	"timbre/internal/voiceprint"
 )
-
 
 type dialogueSegment struct {
 	VoiceID    string  `json:"voice_id"`
@@ -331,5 +331,95 @@ func TestTextToDialogueBadInput(t *testing.T) {
 				t.Fatal("bad input left history rows")
 			}
 		})
+	}
+}
+
+// toneTags is a TagSounds that answers [laughs] with half a second of a 300 Hz tone (sfx's
+// RenderTag plugs in here in production).
+type toneTags struct{ calls []string }
+
+func (tt *toneTags) RenderTag(name string, rate int, seed uint64) ([]float32, bool) {
+	tt.calls = append(tt.calls, name)
+	if name != "laughs" {
+		return nil, false
+	}
+	out := make([]float32, rate/2)
+	for i := range out {
+		out[i] = 0.3 * float32(math.Sin(2*math.Pi*300*float64(i)/float64(rate)))
+	}
+	return out, true
+}
+
+// TestTextToDialogueTags: bracketed tags are not spoken: [long pause] is a second of silence,
+// [laughs] is TagSounds' audio, [whispers] makes the rest of the line whispered (espeak-ng's
+// whisper variant, or a quieter, breathier filter for flite), [excited] changes the prosody; the
+// alignment still covers every character, tags included.
+func TestTextToDialogueTags(t *testing.T) {
+	e := newEnv(t, store.SQLite)
+	tones := &toneTags{}
+	e.app.Dialogue.Tags = tones
+	const rate = 16000
+	run := func(lines []map[string]string) (dialogueResult, []int16, string) {
+		t.Helper()
+		r := e.do("POST", "/v1/text-to-dialogue/with-timestamps?output_format=pcm_16000&enable_logging=false", e.key, map[string]any{"inputs": lines, "seed": 1})
+		expect(t, r, 200)
+		var res dialogueResult
+		if err := json.Unmarshal(r.body, &res); err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := base64.StdEncoding.DecodeString(res.AudioBase64)
+		var texts []string
+		for _, l := range lines {
+			texts = append(texts, l["text"])
+		}
+		joined := strings.Join(texts, " ")
+		if strings.Join(res.Alignment.Characters, "") != joined {
+			t.Fatalf("alignment %q, text %q", strings.Join(res.Alignment.Characters, ""), joined)
+		}
+		return res, audio.PCMSamples(raw), joined
+	}
+	span := func(res dialogueResult, joined, tag string) (float64, float64) {
+		i := utf8.RuneCountInString(joined[:strings.Index(joined, tag)])
+		return res.Alignment.Starts[i], res.Alignment.Ends[i+utf8.RuneCountInString(tag)-1]
+	}
+	res, pcm, joined := run([]map[string]string{
+		{"text": "Wait for it. [long pause] Now! [laughs] That was fun.", "voice_id": rachel},
+		{"text": "[excited] Again, again!", "voice_id": sarah},
+	})
+	s, en := span(res, joined, "[long pause]")
+	if en-s < 0.99 || rms(pcm[int(s*rate):int(en*rate)]) > 0.001 {
+		t.Errorf("[long pause] spans %.3f–%.3f s (rms %.4f): want a second of silence", s, en, rms(pcm[int(s*rate):int(en*rate)]))
+	}
+	s, en = span(res, joined, "[laughs]")
+	if en-s < 0.49 || rms(pcm[int(s*rate):int(en*rate)]) < 0.1 {
+		t.Errorf("[laughs] spans %.3f–%.3f s (rms %.4f): want TagSounds' half second", s, en, rms(pcm[int(s*rate):int(en*rate)]))
+	}
+	if !slices.Contains(tones.calls, "laughs") || slices.Contains(tones.calls, "excited") {
+		t.Errorf("TagSounds asked for %v", tones.calls)
+	}
+
+	// Whispered lines have (almost) no voiced frames left (espeak-ng: its whisper variant;
+	// flite: the filter, which also makes them quieter).
+	voiced := func(pcm []int16) float64 {
+		p, err := voiceprint.Analyse(engine.PCM{Samples: pcm, SampleRate: rate})
+		if err != nil {
+			return 0
+		}
+		return p.SpeechSeconds
+	}
+	for _, v := range []string{rachel, sarah} {
+		text := "Keep this between the two of us, please."
+		_, plain, _ := run([]map[string]string{{"text": text, "voice_id": v}})
+		_, whispered, _ := run([]map[string]string{{"text": "[whispers] " + text, "voice_id": v}})
+		t.Logf("voice %s: whispered rms %.4f voiced %.2f s, plain rms %.4f voiced %.2f s", v, rms(whispered), voiced(whispered), rms(plain), voiced(plain))
+		if len(whispered) < len(plain)/2 {
+			t.Errorf("voice %s: whispered %d samples, plain %d", v, len(whispered), len(plain))
+		}
+		if v == rachel && rms(whispered) > 0.8*rms(plain) {
+			t.Errorf("flite whisper is not quieter: rms %.4f, plain %.4f", rms(whispered), rms(plain))
+		}
+		if voiced(whispered) > voiced(plain)/2 {
+			t.Errorf("voice %s: the whisper is still voiced: %.2f s, plain %.2f s", v, voiced(whispered), voiced(plain))
+		}
 	}
 }
