@@ -5,6 +5,7 @@ import { HistoryPanel, historyQueryKey, type HistoryItem } from '@/features/hist
 import { TextToSpeechPage, type EditorDraft } from '@/features/tts';
 import { creditsRemaining, subscriptionQueryKey, useSubscription } from '@/features/usage';
 import { VoiceSafetyDialogs } from '@/features/voice-safety';
+import { parseStoredDialogue } from '@/lib/dialogue';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Composes the TTS page with the history panel and usage (features stay independent). */
@@ -18,7 +19,13 @@ export function TextToSpeechRoute() {
   // A history item picked in the panel goes back into the editor (a new object each pick).
   const [draft, setDraft] = useState<EditorDraft | null>(null);
   const open = (item: HistoryItem) =>
-    setDraft({ text: item.text ?? '', voiceId: item.voice_id, modelId: item.model_id, settings: item.settings as EditorDraft['settings'] });
+    setDraft({
+      text: item.text ?? '',
+      voiceId: item.voice_id,
+      modelId: item.model_id,
+      settings: item.settings as EditorDraft['settings'],
+      dialogue: parseStoredDialogue(item.dialogue),
+    });
   return (
     <>
       {/* Opens the voice-blocked or captcha dialog when a voice is newly flagged (spec §4). */}
