@@ -381,15 +381,15 @@ export function TextToSpeechPage({
           className="space-y-5 p-4 sm:p-6"
         >
           {mode === 'text' && (
-          <VoicePicker
-            voices={voices}
-            selected={selectedVoice}
-            loading={voicesQuery.isPending}
-            onSelect={(v) => {
-              if (!voices?.some((x) => x.voice_id === v.voice_id)) setExtraVoice(v);
-              setVoiceId(v.voice_id);
-            }}
-          />
+            <VoicePicker
+              voices={voices}
+              selected={selectedVoice}
+              loading={voicesQuery.isPending}
+              onSelect={(v) => {
+                if (!voices?.some((x) => x.voice_id === v.voice_id)) setExtraVoice(v);
+                setVoiceId(v.voice_id);
+              }}
+            />
           )}
           <div>
             <label htmlFor={modelSelectId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">
