@@ -16,6 +16,7 @@ import (
 	"timbre/internal/audio"
 	"timbre/internal/errs"
 	"timbre/internal/httpx"
+	"timbre/internal/metering"
 	"timbre/internal/tts"
 )
 
@@ -94,6 +95,8 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request, j *Job, stream, 
 	if err := s.begin(ctx, j); err != nil {
 		return err
 	}
+	// A long dialogue is not settled as stale while it is being made.
+	defer metering.KeepAlive(ctx, s.TTS.DB, j.reservation, s.now)()
 	hdr := w.Header()
 	hdr.Set("request-id", j.RequestID)
 	hdr.Set("character-cost", strconv.FormatInt(j.Cost, 10))

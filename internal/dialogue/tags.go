@@ -119,16 +119,6 @@ func isSpaceOrPunct(r rune) bool {
 	return strings.ContainsRune(" \u00a0\u2000\u2001\u2002\u2003\u2009\u200b\u3000—–…“”‘’«»¿¡、。，！？", r)
 }
 
-// NormalizeTagSpacing collapses the whitespace around bracketed tags to one space (none at the
-// ends), as the spec's dialogue text has it: "Hi   [laughs]there" → "Hi [laughs] there".
-func NormalizeTagSpacing(text string) string {
-	if !tagPattern.MatchString(text) {
-		return text
-	}
-	spaced := tagPattern.ReplaceAllString(text, " $0 ")
-	return strings.Join(strings.Fields(spaced), " ")
-}
-
 // apply is the prosody with a mood's changes, kept within the engines' ranges.
 func (m mood) apply(p engine.Prosody) engine.Prosody {
 	if m.rate > 0 {

@@ -24,7 +24,7 @@ func TestSplitAndClassify(t *testing.T) {
 		}
 	}
 	kinds := []tagKind{ps[1].tag.kind, ps[3].tag.kind, ps[4].tag.kind, ps[6].tag.kind}
-	if (kinds[0] != tagSound || kinds[1] != tagPause || kinds[2] != tagWhisper || kinds[3] != tagIgnored) {
+	if kinds[0] != tagSound || kinds[1] != tagPause || kinds[2] != tagWhisper || kinds[3] != tagIgnored {
 		t.Fatalf("kinds %v", kinds)
 	}
 	if ps[3].tag.seconds != 0.25 || classify("long  pause").seconds != 1 || classify("excited").kind != tagEmotion {
@@ -32,19 +32,6 @@ func TestSplitAndClassify(t *testing.T) {
 	}
 	if speakable(" … — ") || !speakable(" ok ") || !speakable("日本") {
 		t.Fatal("speakable")
-	}
-}
-
-func TestNormalizeTagSpacing(t *testing.T) {
-	for in, want := range map[string]string{
-		"Hi   [laughs]there":        "Hi [laughs] there",
-		" [sighs]  Well.  ":         "[sighs] Well.",
-		"No tags   here":            "No tags   here",
-		"[whispers]I know[pause]ok": "[whispers] I know [pause] ok",
-	} {
-		if got := NormalizeTagSpacing(in); got != want {
-			t.Errorf("NormalizeTagSpacing(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
