@@ -327,8 +327,20 @@ func TestTextToDialogueBadInput(t *testing.T) {
 			if e.workspace().CharacterCount != before || e.historyCount(e.key) != hist {
 				t.Fatal("bad input charged or stored something")
 			}
-			if d == store.SQLite && countRows(t, e, "history") != hist {
+			if countRows(t, e, "history") != hist {
 				t.Fatal("bad input left history rows")
+			}
+			// A language no engine speaks is refused by the TTS checks each line goes through.
+			loc := fieldError(t, e.do("POST", "/v1/text-to-dialogue", e.key, map[string]any{"inputs": dialogueLines, "language_code": "xx"}))
+			if loc[len(loc)-1] != "language_code" {
+				t.Fatalf("language_code: loc %v", loc)
+			}
+			// Over the quota: quota_exceeded, nothing charged or kept.
+			rawExec(t, e.app.DB, `UPDATE workspaces SET character_count = 9999 WHERE id = ?`, e.user.WorkspaceID)
+			r := e.do("POST", "/v1/text-to-dialogue/stream", e.key, map[string]any{"inputs": dialogueLines})
+			expect(t, r, 401)
+			if detailStatus(t, r) != "quota_exceeded" || e.workspace().CharacterCount != 9999 || countRows(t, e, "history") != hist {
+				t.Fatalf("over quota: %s", r.body)
 			}
 		})
 	}
