@@ -435,3 +435,51 @@ func TestTextToDialogueTags(t *testing.T) {
 		}
 	}
 }
+
+// TestTextToDialogueCutStream: when a line fails after earlier lines went out (here a voice whose
+// engine voice does not exist), the stream ends there, the delivered lines are charged, the rest
+// refunded, and no history item is kept; the whole-audio route charges nothing.
+func TestTextToDialogueCutStream(t *testing.T) {
+	for _, d := range testdb.Dialects() {
+		t.Run(string(d), func(t *testing.T) {
+			e := newEnv(t, d)
+			ctx := context.Background()
+			if err := e.app.DB.InTx(ctx, func(tx *store.Tx) error {
+				return tx.CreateVoice(ctx, store.Voice{ID: "broken1", WorkspaceID: e.user.WorkspaceID, Name: "Broken", Category: "cloned",
+					Labels: "{}", Engine: "flite", EngineVoice: "no_such_flite_voice", Language: "en", Prosody: "{}", CreatedAt: 1})
+			}); err != nil {
+				t.Fatal(err)
+			}
+			first := "The first line is fine."
+			body := map[string]any{"inputs": []map[string]string{{"text": first, "voice_id": rachel}, {"text": "This one fails.", "voice_id": "broken1"}}}
+			before, hist := e.workspace().CharacterCount, countRows(t, e, "history")
+
+			r := e.do("POST", "/v1/text-to-dialogue", e.key, body)
+			if r.StatusCode < 500 || e.workspace().CharacterCount != before || countRows(t, e, "history") != hist {
+				t.Fatalf("whole route: status %d, charged %d: %s", r.StatusCode, e.workspace().CharacterCount-before, r.body)
+			}
+
+			r = e.do("POST", "/v1/text-to-dialogue/stream/with-timestamps?output_format=pcm_16000", e.key, body)
+			expect(t, r, 200)
+			var lines []dialogueResult
+			sc := bufio.NewScanner(bytes.NewReader(r.body))
+			sc.Buffer(make([]byte, 1<<20), 16<<20)
+			for sc.Scan() {
+				var c dialogueResult
+				if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+					t.Fatal(err)
+				}
+				lines = append(lines, c)
+			}
+			if len(lines) != 1 || len(lines[0].VoiceSegments) != 1 || lines[0].VoiceSegments[0].VoiceID != rachel {
+				t.Fatalf("cut stream sent %d lines: %+v", len(lines), lines)
+			}
+			if got := e.workspace().CharacterCount - before; got != int64(len(first)) {
+				t.Fatalf("cut stream charged %d, want %d (the delivered line)", got, len(first))
+			}
+			if countRows(t, e, "history") != hist {
+				t.Fatal("a cut dialogue left a history row")
+			}
+		})
+	}
+}
