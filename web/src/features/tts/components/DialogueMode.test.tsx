@@ -65,6 +65,10 @@ describe('dialogue mode', () => {
     await waitFor(() => expect(screen.getByLabelText('Voice of line 2')).toHaveValue('v-roger'));
     expect(screen.getByLabelText('Voice of line 1')).toHaveValue('v-aria');
     expect(screen.queryByLabelText('Voice')).not.toBeInTheDocument(); // the single-voice picker is for text mode
+    // Dialogue takes stability only: the other settings are not offered.
+    expect(screen.getByLabelText('Stability')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Speed')).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Speaker boost' })).not.toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Text of line 1'), 'Hi there.');
     await user.type(screen.getByLabelText('Text of line 2'), 'Hello [[laughs] you.');

@@ -418,6 +418,7 @@ export function TextToSpeechPage({
             onReset={() => setSettings(defaults)}
             canUseStyle={selectedModel?.can_use_style !== false}
             canUseSpeakerBoost={selectedModel?.can_use_speaker_boost !== false}
+            stabilityOnly={mode === 'dialogue'}
           />
           <div>
             <label htmlFor={formatId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">
