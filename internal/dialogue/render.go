@@ -140,18 +140,41 @@ type part struct {
 	chars      int64 // the line's characters (what it is charged)
 }
 
-// run renders the lines in order and hands each to emit, placed after the ones before it.
+// run renders the lines in order and hands each to emit, placed after the ones before it. The
+// next line is rendered while emit encodes and sends the current one.
 func (s *Service) run(ctx context.Context, j *Job, rate int, emit func(part) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends a line still being rendered when emit failed
+	type result struct {
+		r   *rendered
+		err error
+	}
+	results := make(chan result, 1)
+	go func() {
+		defer close(results)
+		for _, l := range j.Lines {
+			r, err := s.renderLine(ctx, j, l, rate)
+			select {
+			case results <- result{r, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	gaps := j.gaps()
 	samples := 0
 	for i, l := range j.Lines {
-		if err := ctx.Err(); err != nil {
-			return err
+		res, ok := <-results
+		if !ok {
+			return context.Cause(ctx)
 		}
-		r, err := s.renderLine(ctx, j, l, rate)
-		if err != nil {
-			return err
+		if res.err != nil {
+			return res.err
 		}
+		r := res.r
 		var p part
 		t0 := float64(samples) / float64(rate)
 		if i > 0 {
