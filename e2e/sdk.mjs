@@ -733,6 +733,60 @@ await check('speechToText.realtime: stream PCM, partials and a committed transcr
   return { text: committed.text, partials: seen.partials, words: committed.words.length };
 });
 
+// Text to dialogue runs last: its flite syntheses would otherwise move the random excitation
+// the listening checks above hear.
+const DIALOGUE = [
+  { text: 'Did you hear the news?', voiceId: VOICE_ID },
+  { text: '[laughs] Yes, everyone has.', voiceId: 'pNInz6obpgDQGcFmaJgB' }, // Adam
+];
+const dialogueText = DIALOGUE.map((l) => l.text).join(' ');
+
+function assertSegments(segments, what) {
+  assert(Array.isArray(segments) && segments.length === DIALOGUE.length, `${what}: ${segments?.length} voice segments`);
+  segments.forEach((s, i) => {
+    assert(s.voiceId === DIALOGUE[i].voiceId && s.dialogueInputIndex === i, `${what} segment ${i}: ${JSON.stringify(s)}`);
+    assert(s.endTimeSeconds > s.startTimeSeconds && s.characterEndIndex > s.characterStartIndex, `${what} segment ${i} is empty`);
+  });
+}
+
+await check('textToDialogue.convert', async () => {
+  const { data, rawResponse } = await client.textToDialogue.convert({ inputs: DIALOGUE, seed: 1 }).withRawResponse();
+  const { bytes } = await collect(data);
+  assertMp3(bytes, 'dialogue audio');
+  assert(rawResponse.headers.get('history-item-id'), 'no history-item-id header');
+  return { bytes: bytes.length };
+});
+
+await check('textToDialogue.stream', async () => {
+  const { bytes, chunks } = await collect(await client.textToDialogue.stream({ inputs: DIALOGUE }));
+  assertMp3(bytes, 'streamed dialogue audio');
+  return { bytes: bytes.length, chunks };
+});
+
+await check('textToDialogue.convertWithTimestamps', async () => {
+  const r = await client.textToDialogue.convertWithTimestamps({ inputs: DIALOGUE });
+  assertMp3(Buffer.from(r.audioBase64, 'base64'), 'dialogue with-timestamps audio');
+  assertAlignment(r.alignment, dialogueText, 'dialogue alignment');
+  assertSegments(r.voiceSegments, 'with-timestamps');
+  return { segments: r.voiceSegments.length, end: r.voiceSegments.at(-1).endTimeSeconds };
+});
+
+await check('textToDialogue.streamWithTimestamps', async () => {
+  const stream = await client.textToDialogue.streamWithTimestamps({ inputs: DIALOGUE });
+  const audio = [];
+  const chars = [];
+  const segments = [];
+  for await (const chunk of stream) {
+    if (chunk.audioBase64) audio.push(Buffer.from(chunk.audioBase64, 'base64'));
+    if (chunk.alignment) chars.push(...chunk.alignment.characters);
+    segments.push(...(chunk.voiceSegments ?? []));
+  }
+  assertMp3(Buffer.concat(audio), 'streamed dialogue audio');
+  assert(chars.join('') === dialogueText, `streamed characters ${JSON.stringify(chars.join(''))}`);
+  assertSegments(segments, 'stream/with-timestamps');
+  return { segments: segments.length };
+});
+
 emit({ summary: true, failures });
 console.log(`sdk: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}`);
 process.exit(failures === 0 ? 0 : 1);

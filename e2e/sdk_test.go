@@ -6,7 +6,7 @@ import (
 )
 
 // TestSDKCompatibility drives Timbre with the official ElevenLabs JS SDK (sdk.mjs): text to
-// speech (convert, stream, both with timestamps), forced alignment, voices, voice settings,
+// speech (convert, stream, both with timestamps), text to dialogue (all four), forced alignment, voices, voice settings,
 // models, history (list, get, audio, download, delete), the user and subscription, real-time
 // speech to text (speechToText.realtime: partials and a committed transcript), and the SDK's
 // errors; then the listening routes on real speech made through the SDK: speech to text (word

@@ -26,6 +26,8 @@
 #      the speaker's print first among every base voice and the other speakers)
 #   7. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
 #      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
+#   8. dialogue: text to dialogue's overhead — BenchmarkDialogue in internal/app, three lines by two
+#      voices against the same lines as three text-to-speech requests (goal: ≤ 1.25× their time)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
 # internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency), for
@@ -34,7 +36,7 @@
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts]   (default: all seven)
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts] [dialogue]   (default: all eight)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -45,7 +47,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts dialogue)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -66,7 +68,8 @@ for g in "${groups[@]}"; do
       add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
     clone) b=BenchmarkClone; add_pkgs ./internal/voiceprint/ ;;
     sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone or sts)" >&2; exit 2 ;;
+    dialogue) b=BenchmarkDialogue; add_pkgs ./internal/app/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone, sts or dialogue)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -126,6 +129,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
   } else if (p[1] == "BenchmarkRealtimePartialLatency" && n == 1) {
     p50 = metric("p50-ms")
     rt = sprintf("  %8.0f ms %8.0f ms %6d of %3d %10.1f   p50 <= 300 ms   %s", p50, metric("p90-ms"), metric("words-timed"), metric("words"), metric("partials/s"), verdict(p50 <= 300))
+  } else if (p[1] == "BenchmarkDialogue" && n == 1) {
+    r = metric("ratio"); dlg = sprintf("  %10.0f ms %10.0f ms %8.2f   <= 1.25x   %s", metric("dialogue-ms"), metric("plain-ms"), r, verdict(r <= 1.25))
   } else if (p[1] == "BenchmarkConvert" && n == 1) {
     x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
   } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
@@ -238,6 +243,13 @@ END {
     print "   female pitch (1.8x) and formants (1.15x)"
     printf "  %11s   %-17s %s\n", "x real time", "goal", "result"
     print conv
+  }
+  if (dlg != "") {
+    print ""
+    print "8. Text to dialogue — three lines (two voices, a tag) through POST /v1/text-to-dialogue against the same"
+    print "   lines through three POST /v1/text-to-speech requests (pcm_16000)"
+    printf "  %13s %13s %8s   %-9s %s\n", "dialogue", "three TTS", "ratio", "goal", "result"
+    print dlg
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total

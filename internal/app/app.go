@@ -22,6 +22,7 @@ import (
 	"timbre/internal/classifier"
 	"timbre/internal/config"
 	"timbre/internal/convert"
+	"timbre/internal/dialogue"
 	"timbre/internal/docs"
 	"timbre/internal/engine"
 	"timbre/internal/history"
@@ -78,6 +79,7 @@ type App struct {
 	Recognizers []engine.Recognizer
 	Auth        *auth.Service
 	Speech      *tts.Service
+	Dialogue    *dialogue.Service
 	// Transcriber is speech to text.
 	Transcriber *stt.Service
 	// Realtime holds the open real-time speech-to-text sessions: DrainRealtime ends them.
@@ -197,6 +199,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	dictionaries := &pronunciation.Service{DB: a.DB}
 	a.Speech.Dictionaries = dictionaries
 	a.Classifier = &classifier.Service{Watermark: wm}
+	// Tags (the non-speech audio tags' sounds) is sfx's RenderTag once internal/sfx is merged.
+	a.Dialogue = &dialogue.Service{TTS: a.Speech}
 	// The voice captcha: its sentence is spoken with the voice, its recording checked by speech to text.
 	a.Voices.Speak, a.Voices.Recognizers = a.Speech.Say, a.Recognizers
 	wireVoiceSafety(a.Voices, a.Webhooks, a.DB)
@@ -220,6 +224,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	domains := []server.Domain{
 		&auth.Handlers{Svc: a.Auth, MaxBody: cfg.MaxBodyBytes},
 		&tts.Handlers{Svc: a.Speech, MaxBody: cfg.MaxBodyBytes},
+		&dialogue.Handlers{Svc: a.Dialogue, MaxBody: cfg.MaxBodyBytes},
 		voiceHandlers,
 		&voicedesign.Handlers{Svc: designer, MaxBody: cfg.MaxBodyBytes, Render: voiceHandlers.JSON},
 		&history.Handlers{DB: a.DB, Blob: a.Blob, PublicURL: cfg.PublicURL, MaxBody: cfg.MaxBodyBytes},

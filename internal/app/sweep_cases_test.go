@@ -247,6 +247,18 @@ func tenantCases() map[string]sweepCase {
 		"DELETE /v1/audio-isolation/history/{history_item_id}":                           {pathFn: alphaIsolation},
 		"POST /v1/speech-to-speech/{voice_id}":                                           {},
 		"POST /v1/speech-to-speech/{voice_id}/stream":                                    {},
+		"POST /v1/text-to-speech/{voice_id}":                        {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-speech/{voice_id}/stream":                 {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-speech/{voice_id}/with-timestamps":        {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps": {body: body(map[string]any{"text": "Beta speaks."})},
+		"POST /v1/text-to-dialogue":                                 {body: dialogueOfA},
+		"POST /v1/text-to-dialogue/stream":                          {body: dialogueOfA},
+		"POST /v1/text-to-dialogue/with-timestamps":                 {body: dialogueOfA},
+		"POST /v1/text-to-dialogue/stream/with-timestamps":          {body: dialogueOfA},
+		"GET /v1/audio-isolation/history/{history_item_id}/audio":   {pathFn: alphaIsolation},
+		"DELETE /v1/audio-isolation/history/{history_item_id}":      {pathFn: alphaIsolation},
+		"POST /v1/speech-to-speech/{voice_id}":                      {},
+		"POST /v1/speech-to-speech/{voice_id}/stream":               {},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
 			return map[string]any{"model": "tts-1", "input": "Beta speaks.", "voice": a.voiceID}
 		}},
@@ -326,4 +338,10 @@ func tenantCases() map[string]sweepCase {
 			keyWant: []int{http.StatusBadRequest}},
 		"DELETE /api/auth/sessions/{session_id}": {},
 	}
+}
+
+// dialogueOfA is a dialogue whose second line names A's voice: B must get voice_not_found.
+func dialogueOfA(a *alphaFx) any {
+	return map[string]any{"inputs": []map[string]string{
+		{"text": "Beta speaks.", "voice_id": "EXAVITQu4vr4xnSDxMaL"}, {"text": "With A's voice.", "voice_id": a.voiceID}}}
 }

@@ -153,7 +153,11 @@ func JSON(it *store.HistoryItem) Item {
 		HistoryItemID: it.ID, RequestID: it.RequestID, VoiceID: it.VoiceID, ModelID: it.ModelID, VoiceName: it.VoiceName,
 		VoiceCategory: it.VoiceCategory, Text: it.Text, DateUnix: it.DateUnix, CharacterCountChangeFrom: it.CharFrom,
 		CharacterCountChangeTo: it.CharTo, ContentType: it.ContentType, State: it.State, Settings: raw(it.Settings),
-		Feedback: raw(it.Feedback), Source: it.Source, Alignments: raw(it.Alignments), Dialogue: raw(""), OutputFormat: it.OutputFormat,
+		Feedback: raw(it.Feedback), Source: it.Source, Alignments: raw(it.Alignments), Dialogue: DialogueJSON(it.Dialogue), OutputFormat: it.OutputFormat,
+	}
+	if string(out.Dialogue) != "null" {
+		// As the reference has it: a dialogue item's lines carry the texts and voices.
+		out.Text, out.VoiceID = "", ""
 	}
 	if it.ShareToken != "" {
 		out.ShareLinkID = &it.ShareToken
@@ -506,4 +510,38 @@ func (h *Handlers) sharedAudio(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
 	_, err = w.Write(data)
 	return err
+}
+
+// DialogueLine is one line of a text-to-dialogue item (DialogueInputResponseModel).
+type DialogueLine struct {
+	Text      string `json:"text"`
+	VoiceID   string `json:"voice_id"`
+	VoiceName string `json:"voice_name"`
+}
+
+// MaxDialogueLines is the most lines a stored dialogue keeps (spec §5).
+const MaxDialogueLines = 50
+
+// DialogueJSON is a row's stored dialogue as the API returns it: kept only if every line has a
+// non-empty text and a voice_id and there are at most MaxDialogueLines; otherwise (and when it
+// does not parse) null.
+func DialogueJSON(stored string) json.RawMessage {
+	null := json.RawMessage("null")
+	if stored == "" {
+		return null
+	}
+	var lines []DialogueLine
+	if err := json.Unmarshal([]byte(stored), &lines); err != nil || len(lines) == 0 || len(lines) > MaxDialogueLines {
+		return null
+	}
+	for _, l := range lines {
+		if strings.TrimSpace(l.Text) == "" || l.VoiceID == "" {
+			return null
+		}
+	}
+	out, err := json.Marshal(lines)
+	if err != nil {
+		return null
+	}
+	return out
 }

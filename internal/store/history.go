@@ -44,6 +44,7 @@ type HistoryItem struct {
 	Alignments    string // JSON, may be empty
 	Feedback      string // JSON, may be empty
 	ShareToken    string
+	Dialogue      string // JSON list of the lines of a text-to-dialogue item, may be empty
 }
 
 // ErrQuotaExceeded is returned when a charge would take the workspace past its allowance.
@@ -74,17 +75,17 @@ func (tx *Tx) Refund(ctx context.Context, workspaceID string, n int64) error {
 	return err
 }
 
-const historyCols = `id, workspace_id, user_id, request_id, voice_id, voice_name, voice_category, model_id, text, settings, date_unix, seq, char_from, char_to, content_type, output_format, source, state, blob_key, alignments, feedback, share_token`
+const historyCols = `id, workspace_id, user_id, request_id, voice_id, voice_name, voice_category, model_id, text, settings, date_unix, seq, char_from, char_to, content_type, output_format, source, state, blob_key, alignments, feedback, share_token, dialogue`
 
 // historyListCols leaves the alignments out of list pages: they are large, and one item's
 // alignments are a GET of that item away.
-const historyListCols = `id, workspace_id, user_id, request_id, voice_id, voice_name, voice_category, model_id, text, settings, date_unix, seq, char_from, char_to, content_type, output_format, source, state, blob_key, '' AS alignments, feedback, share_token`
+const historyListCols = `id, workspace_id, user_id, request_id, voice_id, voice_name, voice_category, model_id, text, settings, date_unix, seq, char_from, char_to, content_type, output_format, source, state, blob_key, '' AS alignments, feedback, share_token, dialogue`
 
 func scanHistory(row interface{ Scan(...any) error }) (*HistoryItem, error) {
 	h := &HistoryItem{}
 	var share sql.NullString
 	err := row.Scan(&h.ID, &h.WorkspaceID, &h.UserID, &h.RequestID, &h.VoiceID, &h.VoiceName, &h.VoiceCategory, &h.ModelID, &h.Text, &h.Settings,
-		&h.DateUnix, &h.Seq, &h.CharFrom, &h.CharTo, &h.ContentType, &h.OutputFormat, &h.Source, &h.State, &h.BlobKey, &h.Alignments, &h.Feedback, &share)
+		&h.DateUnix, &h.Seq, &h.CharFrom, &h.CharTo, &h.ContentType, &h.OutputFormat, &h.Source, &h.State, &h.BlobKey, &h.Alignments, &h.Feedback, &share, &h.Dialogue)
 	if err != nil {
 		return nil, notFound(err)
 	}
@@ -97,9 +98,9 @@ func (tx *Tx) InsertHistory(ctx context.Context, h *HistoryItem) error {
 	if h.Seq == 0 {
 		h.Seq = time.Now().UnixNano()
 	}
-	_, err := tx.exec(ctx, `INSERT INTO history (`+historyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.exec(ctx, `INSERT INTO history (`+historyCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		h.ID, h.WorkspaceID, h.UserID, h.RequestID, h.VoiceID, h.VoiceName, h.VoiceCategory, h.ModelID, h.Text, h.Settings,
-		h.DateUnix, h.Seq, h.CharFrom, h.CharTo, h.ContentType, h.OutputFormat, h.Source, h.State, h.BlobKey, h.Alignments, h.Feedback, nullable(h.ShareToken))
+		h.DateUnix, h.Seq, h.CharFrom, h.CharTo, h.ContentType, h.OutputFormat, h.Source, h.State, h.BlobKey, h.Alignments, h.Feedback, nullable(h.ShareToken), h.Dialogue)
 	return err
 }
 

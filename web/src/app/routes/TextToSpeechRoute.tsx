@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { HistoryPanel, historyQueryKey, type HistoryItem } from '@/features/history';
 import { TextToSpeechPage, type EditorDraft } from '@/features/tts';
 import { creditsRemaining, subscriptionQueryKey, useSubscription } from '@/features/usage';
+import { parseStoredDialogue } from '@/lib/dialogue';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Composes the TTS page with the history panel and usage (features stay independent). */
@@ -17,7 +18,13 @@ export function TextToSpeechRoute() {
   // A history item picked in the panel goes back into the editor (a new object each pick).
   const [draft, setDraft] = useState<EditorDraft | null>(null);
   const open = (item: HistoryItem) =>
-    setDraft({ text: item.text ?? '', voiceId: item.voice_id, modelId: item.model_id, settings: item.settings as EditorDraft['settings'] });
+    setDraft({
+      text: item.text ?? '',
+      voiceId: item.voice_id,
+      modelId: item.model_id,
+      settings: item.settings as EditorDraft['settings'],
+      dialogue: parseStoredDialogue(item.dialogue),
+    });
   return (
     <TextToSpeechPage
       initialTab={tab}

@@ -1226,6 +1226,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/text-to-dialogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text To Dialogue (Multi-Voice)
+         * @description Converts a list of text and voice ID pairs into speech (dialogue) and returns audio.
+         */
+        post: operations["text_to_dialogue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-dialogue/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text To Dialogue (Multi-Voice) Streaming
+         * @description Converts a list of text and voice ID pairs into speech (dialogue) and returns an audio stream.
+         */
+        post: operations["text_to_dialogue_stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-dialogue/with-timestamps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text To Dialogue With Timestamps
+         * @description Generate dialogue from text with precise character-level timing information for audio-text synchronization.
+         */
+        post: operations["text_to_dialogue_full_with_timestamps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/text-to-dialogue/stream/with-timestamps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text To Dialogue Streaming With Timestamps
+         * @description Converts a list of text and voice ID pairs into speech (dialogue) and returns a stream of JSON blobs containing audio as a base64 encoded string and timestamps
+         */
+        post: operations["text_to_dialogue_stream_with_timestamps"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audio-isolation": {
         parameters: {
             query?: never;
@@ -4023,6 +4103,104 @@ export interface components {
             preview_b64: string | null;
         };
         /**
+         * AudioWithTimestampsAndVoiceSegmentsResponseModel
+         * @example {
+         *       "alignment": {
+         *         "character_end_times_seconds": [
+         *           0.1,
+         *           0.2,
+         *           0.3,
+         *           0.4,
+         *           0.5,
+         *           0.6,
+         *           0.7
+         *         ],
+         *         "character_start_times_seconds": [
+         *           0,
+         *           0.1,
+         *           0.2,
+         *           0.3,
+         *           0.4,
+         *           0.5,
+         *           0.6
+         *         ],
+         *         "characters": [
+         *           "H",
+         *           "e",
+         *           "l",
+         *           "l",
+         *           "o",
+         *           "H",
+         *           "i"
+         *         ]
+         *       },
+         *       "audio_base64": "base64_encoded_audio_string",
+         *       "normalized_alignment": {
+         *         "character_end_times_seconds": [
+         *           0.1,
+         *           0.2,
+         *           0.3,
+         *           0.4,
+         *           0.5,
+         *           0.6,
+         *           0.7
+         *         ],
+         *         "character_start_times_seconds": [
+         *           0,
+         *           0.1,
+         *           0.2,
+         *           0.3,
+         *           0.4,
+         *           0.5,
+         *           0.6
+         *         ],
+         *         "characters": [
+         *           "H",
+         *           "e",
+         *           "l",
+         *           "l",
+         *           "o",
+         *           "H",
+         *           "i"
+         *         ]
+         *       },
+         *       "voice_segments": [
+         *         {
+         *           "character_end_index": 5,
+         *           "character_start_index": 0,
+         *           "dialogue_input_index": 0,
+         *           "end_time_seconds": 0.5,
+         *           "start_time_seconds": 0,
+         *           "voice_id": "21m00Tcm4TlvDq8ikWAM"
+         *         },
+         *         {
+         *           "character_end_index": 7,
+         *           "character_start_index": 5,
+         *           "dialogue_input_index": 1,
+         *           "end_time_seconds": 0.7,
+         *           "start_time_seconds": 0.5,
+         *           "voice_id": "VEDscrYI8uIMttlO2Ztu"
+         *         }
+         *       ]
+         *     }
+         */
+        AudioWithTimestampsAndVoiceSegmentsResponseModel: {
+            /**
+             * Audio Base64
+             * @description Base64 encoded audio data
+             */
+            audio_base64: string;
+            /** @description Timestamp information for each character in the original text */
+            alignment?: components["schemas"]["CharacterAlignmentResponseModel"] | null;
+            /** @description Timestamp information for each character in the normalized text */
+            normalized_alignment?: components["schemas"]["CharacterAlignmentResponseModel"] | null;
+            /**
+             * Voice Segments
+             * @description Voice segments for the audio
+             */
+            voice_segments: components["schemas"]["VoiceSegment"][];
+        };
+        /**
          * AudioWithTimestampsResponseModel
          * @example {
          *       "alignment": {
@@ -4880,6 +5058,130 @@ export interface components {
              */
             keyterms?: string[];
         };
+        /** Body_Text_to_dialogue__multi_voice__streaming_v1_text_to_dialogue_stream_post */
+        Body_Text_to_dialogue__multi_voice__streaming_v1_text_to_dialogue_stream_post: {
+            /**
+             * Inputs
+             * @description A list of dialogue inputs, each containing text and a voice ID which will be converted into speech. The maximum number of unique voice IDs is 10. For reliable generation, keep the total character count across all `inputs[].text` values at or below 2,000 characters per request. Longer requests can terminate early in streaming responses or return a validation error.
+             * @example [
+             *       {
+             *         "text": "Hello, how are you?",
+             *         "voice_id": "bYTqZQo3Jz7LQtmGTgwi"
+             *       },
+             *       {
+             *         "text": "I'm doing well, thank you!",
+             *         "voice_id": "6lCwbsX1yVjD49QmpkTR"
+             *       }
+             *     ]
+             */
+            inputs: components["schemas"]["DialogueInput"][];
+            /**
+             * Model Id
+             * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
+             * @default eleven_v3
+             */
+            model_id?: string;
+            /**
+             * Language Code
+             * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
+             */
+            language_code?: string | null;
+            /**
+             * Settings
+             * @description Settings controlling the dialogue generation.
+             * @example {
+             *       "stability": 0.5
+             *     }
+             */
+            settings?: components["schemas"]["ModelSettingsResponseModel"] | null;
+            /**
+             * Pronunciation Dictionary Locators
+             * @description A list of pronunciation dictionary locators (id, version_id) to be applied to the text. They will be applied in order. You may have up to 3 locators per request
+             * @example [
+             *       {
+             *         "pronunciation_dictionary_id": "test",
+             *         "version_id": "id2"
+             *       }
+             *     ]
+             */
+            pronunciation_dictionary_locators?: components["schemas"]["PronunciationDictionaryVersionLocatorRequestModel"][] | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be integer between 0 and 4294967295.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Apply Text Normalization
+             * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
+             * @default auto
+             * @example true
+             * @enum {string}
+             */
+            apply_text_normalization?: "auto" | "on" | "off";
+        };
+        /** Body_Text_to_dialogue__multi_voice__v1_text_to_dialogue_post */
+        Body_Text_to_dialogue__multi_voice__v1_text_to_dialogue_post: {
+            /**
+             * Inputs
+             * @description A list of dialogue inputs, each containing text and a voice ID which will be converted into speech. The maximum number of unique voice IDs is 10. For reliable generation, keep the total character count across all `inputs[].text` values at or below 2,000 characters per request. Longer requests can terminate early in streaming responses or return a validation error.
+             * @example [
+             *       {
+             *         "text": "Hello, how are you?",
+             *         "voice_id": "bYTqZQo3Jz7LQtmGTgwi"
+             *       },
+             *       {
+             *         "text": "I'm doing well, thank you!",
+             *         "voice_id": "6lCwbsX1yVjD49QmpkTR"
+             *       }
+             *     ]
+             */
+            inputs: components["schemas"]["DialogueInput"][];
+            /**
+             * Model Id
+             * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
+             * @default eleven_v3
+             */
+            model_id?: string;
+            /**
+             * Language Code
+             * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
+             */
+            language_code?: string | null;
+            /**
+             * Settings
+             * @description Settings controlling the dialogue generation.
+             * @example {
+             *       "stability": 0.5
+             *     }
+             */
+            settings?: components["schemas"]["ModelSettingsResponseModel"] | null;
+            /**
+             * Pronunciation Dictionary Locators
+             * @description A list of pronunciation dictionary locators (id, version_id) to be applied to the text. They will be applied in order. You may have up to 3 locators per request
+             * @example [
+             *       {
+             *         "pronunciation_dictionary_id": "test",
+             *         "version_id": "id2"
+             *       }
+             *     ]
+             */
+            pronunciation_dictionary_locators?: components["schemas"]["PronunciationDictionaryVersionLocatorRequestModel"][] | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be integer between 0 and 4294967295.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Apply Text Normalization
+             * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
+             * @default auto
+             * @example true
+             * @enum {string}
+             */
+            apply_text_normalization?: "auto" | "on" | "off";
+        };
         /** Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post */
         Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post: {
             /** @description Resource type of the target resource. */
@@ -5090,6 +5392,130 @@ export interface components {
              * @default no_update
              */
             third_party_disable_allowed?: boolean | ("clear" | "no_update");
+        };
+        /** Body_text_to_dialogue_full_with_timestamps */
+        Body_text_to_dialogue_full_with_timestamps: {
+            /**
+             * Inputs
+             * @description A list of dialogue inputs, each containing text and a voice ID which will be converted into speech. The maximum number of unique voice IDs is 10. For reliable generation, keep the total character count across all `inputs[].text` values at or below 2,000 characters per request. Longer requests can terminate early in streaming responses or return a validation error.
+             * @example [
+             *       {
+             *         "text": "Hello, how are you?",
+             *         "voice_id": "bYTqZQo3Jz7LQtmGTgwi"
+             *       },
+             *       {
+             *         "text": "I'm doing well, thank you!",
+             *         "voice_id": "6lCwbsX1yVjD49QmpkTR"
+             *       }
+             *     ]
+             */
+            inputs: components["schemas"]["DialogueInput"][];
+            /**
+             * Model Id
+             * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
+             * @default eleven_v3
+             */
+            model_id?: string;
+            /**
+             * Language Code
+             * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
+             */
+            language_code?: string | null;
+            /**
+             * Settings
+             * @description Settings controlling the dialogue generation.
+             * @example {
+             *       "stability": 0.5
+             *     }
+             */
+            settings?: components["schemas"]["ModelSettingsResponseModel"] | null;
+            /**
+             * Pronunciation Dictionary Locators
+             * @description A list of pronunciation dictionary locators (id, version_id) to be applied to the text. They will be applied in order. You may have up to 3 locators per request
+             * @example [
+             *       {
+             *         "pronunciation_dictionary_id": "test",
+             *         "version_id": "id2"
+             *       }
+             *     ]
+             */
+            pronunciation_dictionary_locators?: components["schemas"]["PronunciationDictionaryVersionLocatorRequestModel"][] | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be integer between 0 and 4294967295.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Apply Text Normalization
+             * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
+             * @default auto
+             * @example true
+             * @enum {string}
+             */
+            apply_text_normalization?: "auto" | "on" | "off";
+        };
+        /** Body_text_to_dialogue_stream_with_timestamps */
+        Body_text_to_dialogue_stream_with_timestamps: {
+            /**
+             * Inputs
+             * @description A list of dialogue inputs, each containing text and a voice ID which will be converted into speech. The maximum number of unique voice IDs is 10. For reliable generation, keep the total character count across all `inputs[].text` values at or below 2,000 characters per request. Longer requests can terminate early in streaming responses or return a validation error.
+             * @example [
+             *       {
+             *         "text": "Hello, how are you?",
+             *         "voice_id": "bYTqZQo3Jz7LQtmGTgwi"
+             *       },
+             *       {
+             *         "text": "I'm doing well, thank you!",
+             *         "voice_id": "6lCwbsX1yVjD49QmpkTR"
+             *       }
+             *     ]
+             */
+            inputs: components["schemas"]["DialogueInput"][];
+            /**
+             * Model Id
+             * @description Identifier of the model that will be used, you can query them using GET /v1/models. The model needs to have support for text to speech, you can check this using the can_do_text_to_speech property.
+             * @default eleven_v3
+             */
+            model_id?: string;
+            /**
+             * Language Code
+             * @description Language code (ISO 639-1) used to enforce a language for the model and text normalization. If the model does not support the provided language code, it will be ignored. This parameter is not supported for multilingual_v2 models.
+             */
+            language_code?: string | null;
+            /**
+             * Settings
+             * @description Settings controlling the dialogue generation.
+             * @example {
+             *       "stability": 0.5
+             *     }
+             */
+            settings?: components["schemas"]["ModelSettingsResponseModel"] | null;
+            /**
+             * Pronunciation Dictionary Locators
+             * @description A list of pronunciation dictionary locators (id, version_id) to be applied to the text. They will be applied in order. You may have up to 3 locators per request
+             * @example [
+             *       {
+             *         "pronunciation_dictionary_id": "test",
+             *         "version_id": "id2"
+             *       }
+             *     ]
+             */
+            pronunciation_dictionary_locators?: components["schemas"]["PronunciationDictionaryVersionLocatorRequestModel"][] | null;
+            /**
+             * Seed
+             * @description If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same seed and parameters should return the same result. Determinism is not guaranteed. Must be integer between 0 and 4294967295.
+             * @example 12345
+             */
+            seed?: number | null;
+            /**
+             * Apply Text Normalization
+             * @description This parameter controls text normalization with three modes: 'auto', 'on', and 'off'. When set to 'auto', the system will automatically decide whether to apply text normalization (e.g., spelling out numbers). With 'on', text normalization will always be applied, while with 'off', it will be skipped.
+             * @default auto
+             * @example true
+             * @enum {string}
+             */
+            apply_text_normalization?: "auto" | "on" | "off";
         };
         /** Body_text_to_speech_full */
         Body_text_to_speech_full: {
@@ -5722,6 +6148,19 @@ export interface components {
              * @default 99
              */
             type_id?: number;
+        };
+        /** DialogueInput */
+        DialogueInput: {
+            /**
+             * Text
+             * @description The text to be converted into speech.
+             */
+            text: string;
+            /**
+             * Voice Id
+             * @description The ID of the voice to be used for the generation.
+             */
+            voice_id: string;
         };
         /** DialogueInputResponseModel */
         DialogueInputResponseModel: {
@@ -7409,6 +7848,20 @@ export interface components {
             concurrency_group: string;
         };
         /**
+         * ModelSettingsResponseModel
+         * @example {
+         *       "stability": 0.5
+         *     }
+         */
+        ModelSettingsResponseModel: {
+            /**
+             * Stability
+             * @description Determines how stable the voice is and the randomness between each generation. Lower values introduce broader emotional range for the voice. Higher values can result in a monotonous voice with limited emotion.
+             * @default 0.5
+             */
+            stability?: number | null;
+        };
+        /**
          * MultichannelSpeechToTextResponseModel
          * @description Response model for multichannel speech-to-text transcription.
          * @example {
@@ -7495,6 +7948,8 @@ export interface components {
              */
             audio_duration_secs?: number | null;
         };
+        /** @enum {string} */
+        NonStreamingOutputFormats: "wav_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000";
         /** OpenAISpeechRequest */
         OpenAISpeechRequest: {
             /**
@@ -8996,6 +9451,66 @@ export interface components {
             status: "ok";
         };
         /**
+         * StreamingAudioChunkWithTimestampsAndVoiceSegmentsResponseModel
+         * @example {
+         *       "alignment": {
+         *         "character_end_times_seconds": [
+         *           0.1,
+         *           0.2
+         *         ],
+         *         "character_start_times_seconds": [
+         *           0,
+         *           0.1
+         *         ],
+         *         "characters": [
+         *           "H",
+         *           "e"
+         *         ]
+         *       },
+         *       "audio_base64": "base64_encoded_audio_chunk",
+         *       "normalized_alignment": {
+         *         "character_end_times_seconds": [
+         *           0.1,
+         *           0.2
+         *         ],
+         *         "character_start_times_seconds": [
+         *           0,
+         *           0.1
+         *         ],
+         *         "characters": [
+         *           "H",
+         *           "e"
+         *         ]
+         *       },
+         *       "voice_segments": [
+         *         {
+         *           "character_end_index": 2,
+         *           "character_start_index": 0,
+         *           "dialogue_input_index": 0,
+         *           "end_time_seconds": 0.2,
+         *           "start_time_seconds": 0,
+         *           "voice_id": "VEDscrYI8uIMttlO2Ztu"
+         *         }
+         *       ]
+         *     }
+         */
+        StreamingAudioChunkWithTimestampsAndVoiceSegmentsResponseModel: {
+            /**
+             * Audio Base64
+             * @description Base64 encoded audio data
+             */
+            audio_base64: string;
+            /** @description Timestamp information for each character in the original text */
+            alignment?: components["schemas"]["CharacterAlignmentResponseModel"] | null;
+            /** @description Timestamp information for each character in the normalized text */
+            normalized_alignment?: components["schemas"]["CharacterAlignmentResponseModel"] | null;
+            /**
+             * Voice Segments
+             * @description Voice segments for the audio
+             */
+            voice_segments: components["schemas"]["VoiceSegment"][];
+        };
+        /**
          * StreamingAudioChunkWithTimestampsResponseModel
          * @example {
          *       "alignment": {
@@ -10318,6 +10833,39 @@ export interface components {
              * @description The visual waveform of the sample, represented as a list of floats.
              */
             visual_waveform: number[];
+        };
+        /** VoiceSegment */
+        VoiceSegment: {
+            /**
+             * Voice Id
+             * @description The voice ID used for this segment
+             */
+            voice_id: string;
+            /**
+             * Start Time Seconds
+             * @description Start time of this voice segment
+             */
+            start_time_seconds: number;
+            /**
+             * End Time Seconds
+             * @description End time of this voice segment
+             */
+            end_time_seconds: number;
+            /**
+             * Character Start Index
+             * @description Start index in the characters array
+             */
+            character_start_index: number;
+            /**
+             * Character End Index
+             * @description End index in the characters array (exclusive)
+             */
+            character_end_index: number;
+            /**
+             * Dialogue Input Index
+             * @description Line of the dialogue (script) that this segment is a part of.
+             */
+            dialogue_input_index: number;
         };
         /**
          * VoiceSettingsResponseModel
@@ -13628,6 +14176,162 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_dialogue: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM and WAV formats with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: "alaw_8000" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_128" | "mp3_44100_192" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "opus_48000_128" | "opus_48000_192" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "pcm_8000" | "ulaw_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "wav_8000";
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean history features are unavailable for this request, including request stitching. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Text_to_dialogue__multi_voice__v1_text_to_dialogue_post"];
+            };
+        };
+        responses: {
+            /** @description The generated audio file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_dialogue_stream: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: components["schemas"]["AllowedOutputFormats"];
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean history features are unavailable for this request, including request stitching. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Text_to_dialogue__multi_voice__streaming_v1_text_to_dialogue_stream_post"];
+            };
+        };
+        responses: {
+            /** @description Streaming audio data */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_dialogue_full_with_timestamps: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM and WAV formats with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: "alaw_8000" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_128" | "mp3_44100_192" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "opus_48000_128" | "opus_48000_192" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "pcm_8000" | "ulaw_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000" | "wav_8000";
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean history features are unavailable for this request, including request stitching. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_text_to_dialogue_full_with_timestamps"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudioWithTimestampsAndVoiceSegmentsResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    text_to_dialogue_stream_with_timestamps: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: components["schemas"]["AllowedOutputFormats"];
+                /** @description When enable_logging is set to false zero retention mode will be used for the request. This will mean history features are unavailable for this request, including request stitching. Zero retention mode may only be used by enterprise customers. */
+                enable_logging?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_text_to_dialogue_stream_with_timestamps"];
+            };
+        };
+        responses: {
+            /** @description Stream of transcription chunks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamingAudioChunkWithTimestampsAndVoiceSegmentsResponseModel"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -56,6 +56,32 @@ describe('HistoryPanel', () => {
     expect(calls[1]!.url.searchParams.get('page_size')).toBe('20');
   });
 
+  it('shows a dialogue item with its lines, tags hidden by default (spec §5)', async () => {
+    const dialogue = {
+      ...mk('h9', ''),
+      voice_id: '',
+      dialogue: [
+        { text: 'Hi  [laughs]there.', voice_id: 'v1', voice_name: 'Aria' },
+        { text: 'Hello.', voice_id: 'v2', voice_name: 'Roger' },
+      ],
+    };
+    const broken = { ...mk('h8', 'Plain text'), dialogue: [{ text: '', voice_id: 'v1', voice_name: 'Aria' }] };
+    mockFetch({
+      'GET /v1/history': () => jsonResponse({ history: [dialogue, broken], has_more: false, last_history_item_id: 'h8' }),
+    });
+    const user = userEvent.setup();
+    renderPanel();
+    const [row, plain] = await screen.findAllByTestId('history-item');
+    const lines = within(row!).getByTestId('dialogue-lines');
+    expect(lines).toHaveTextContent('Aria: Hi there.');
+    expect(lines).toHaveTextContent('Roger: Hello.');
+    await user.click(within(row!).getByLabelText('Hide tags'));
+    expect(lines).toHaveTextContent('Aria: Hi [laughs] there.');
+    // A stored dialogue with an empty line is dropped: the item shows its text.
+    expect(within(plain!).queryByTestId('dialogue-lines')).not.toBeInTheDocument();
+    expect(plain).toHaveTextContent('Plain text');
+  });
+
   it('plays an item in the global player', async () => {
     mockFetch({
       'GET /v1/history': () => jsonResponse({ history: [mk('h1', 'Hello')], has_more: false, last_history_item_id: 'h1' }),

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/Button';
 import { cn } from '@/components/cn';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { DialogueLines } from '@/components/DialogueLines';
 import {
   DownloadIcon,
   PauseIcon,
@@ -14,6 +15,7 @@ import {
 import { Spinner } from '@/components/Spinner';
 import { Tooltip } from '@/components/Tooltip';
 import { httpErrorMessage } from '@/lib/api';
+import { parseStoredDialogue } from '@/lib/dialogue';
 import { saveBlob } from '@/lib/download';
 import { formatDate, formatNumber, truncate } from '@/lib/format';
 import { usePlayerState, usePlayerStore } from '@/lib/player';
@@ -51,7 +53,9 @@ function HistoryRow({
   const isCurrent = playerState.item?.historyItemId === item.history_item_id;
   const isPlaying = isCurrent && playerState.status === 'playing';
   const credits = Math.abs(item.character_count_change_to - item.character_count_change_from);
-  const text = item.text ?? '';
+  // A text-to-dialogue item has its lines in `dialogue` and an empty `text`.
+  const dialogue = parseStoredDialogue(item.dialogue);
+  const text = item.text || dialogue.map((l) => l.text).join(' ');
 
   const play = () => {
     if (isCurrent) return player.toggle();
@@ -99,7 +103,20 @@ function HistoryRow({
           {isPlaying ? <PauseIcon size={12} /> : <PlayIcon size={12} />}
         </button>
         <div className="min-w-0 flex-1">
-          {onOpen ? (
+          {dialogue.length > 0 ? (
+            <>
+              <DialogueLines lines={dialogue} />
+              {onOpen && (
+                <button
+                  type="button"
+                  onClick={() => onOpen(item)}
+                  className="mt-1 cursor-pointer text-xs text-gray-600 hover:underline dark:text-gray-400"
+                >
+                  Load this dialogue into the editor
+                </button>
+              )}
+            </>
+          ) : onOpen ? (
             <button
               type="button"
               onClick={() => onOpen(item)}

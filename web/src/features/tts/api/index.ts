@@ -86,3 +86,29 @@ export const OUTPUT_FORMATS: Array<{ value: OutputFormat; label: string }> = [
   { value: 'opus_48000_128', label: 'Opus · 48 kHz · 128 kbps' },
   { value: 'wav_44100', label: 'WAV · 44.1 kHz' },
 ];
+
+export interface DialogueRequest {
+  inputs: Array<{ text: string; voice_id: string }>;
+  modelId: string;
+  outputFormat: OutputFormat;
+  stability: number;
+}
+
+/** POST /v1/text-to-dialogue: every line in its own voice, one audio. */
+export async function generateDialogue(req: DialogueRequest): Promise<GeneratedAudio> {
+  const { data: blob, response: res } = await unwrapWithResponse(
+    client.POST('/v1/text-to-dialogue', {
+      params: { query: { output_format: req.outputFormat } },
+      body: { inputs: req.inputs, model_id: req.modelId, settings: { stability: req.stability } },
+      parseAs: 'blob',
+      headers: { Accept: 'audio/*, application/json' },
+    }),
+  );
+  const cost = res.headers.get('character-cost');
+  return {
+    blob,
+    historyItemId: res.headers.get('history-item-id'),
+    characterCost: cost === null ? null : Number(cost),
+    requestId: res.headers.get('request-id'),
+  };
+}

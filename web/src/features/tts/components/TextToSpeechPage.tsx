@@ -15,6 +15,7 @@ import { toast } from '@/lib/toast';
 import { FALLBACK_VOICE_SETTINGS, generateSpeech, OUTPUT_FORMATS, type OutputFormat, type VoiceSettings } from '../api';
 import { useDefaultVoiceSettings, useModels, useVoices } from '../hooks/queries';
 import { usePersistentSelection } from '../hooks/usePersistentSelection';
+import { DialogueMode, newDialogueLine, type DialogueDraftLine } from './DialogueMode';
 import { VoicePicker } from './VoicePicker';
 import { VoiceSettingsPanel } from './VoiceSettingsPanel';
 
@@ -27,7 +28,11 @@ export interface EditorDraft {
   voiceId?: string | null;
   modelId?: string | null;
   settings?: Partial<VoiceSettings> | null;
+  /** A dialogue's lines: the page switches to dialogue mode with them. */
+  dialogue?: Array<{ text: string; voice_id: string }> | null;
 }
+
+type Mode = 'text' | 'dialogue';
 
 export const TTS_NOT_ALLOWED = "Your workspace groups don't include text to speech, so you can't generate speech here. Ask a workspace admin for access.";
 
@@ -82,6 +87,8 @@ export function TextToSpeechPage({
   // How many characters the last paste or edit lost to the limit (0 = none).
   const [cutBy, setCutBy] = useState(0);
   const [tab, setTab] = useState<Tab>(initialTab);
+  const [mode, setMode] = useState<Mode>('text');
+  const [dialogueLines, setDialogueLines] = useState<DialogueDraftLine[]>(() => [newDialogueLine(), newDialogueLine()]);
   useEffect(() => setTab(initialTab), [initialTab]);
 
   const voicesQuery = useVoices();
@@ -105,6 +112,14 @@ export function TextToSpeechPage({
   const [extraVoice, setExtraVoice] = useState<NonNullable<typeof voices>[number] | undefined>();
   const selectedVoice = voices?.find((v) => v.voice_id === voiceId) ?? (extraVoice?.voice_id === voiceId ? extraVoice : undefined);
   const selectedModel = ttsModels?.find((m) => m.model_id === modelId);
+
+  // Lines without a voice get the selected voice (first line) and another one (second line).
+  useEffect(() => {
+    if (!voices?.length || dialogueLines.every((l) => l.voiceId)) return;
+    const first = voiceId ?? voices[0].voice_id;
+    const second = voices.find((v) => v.voice_id !== first)?.voice_id ?? first;
+    setDialogueLines((ls) => ls.map((l, i) => (l.voiceId ? l : { ...l, voiceId: i % 2 === 0 ? first : second })));
+  }, [voices, voiceId, dialogueLines]);
 
   const [outputFormat, setOutputFormatState] = useState<OutputFormat>(() => {
     const stored = getItem(STORAGE_KEYS.outputFormat);
@@ -138,6 +153,13 @@ export function TextToSpeechPage({
   // A history item the user picked: its text, voice, model and settings come back into the editor.
   useEffect(() => {
     if (!draft) return;
+    if (draft.dialogue?.length) {
+      setMode('dialogue');
+      setDialogueLines(draft.dialogue.map((l) => newDialogueLine(l.voice_id, l.text)));
+      if (draft.modelId) setModelId(draft.modelId);
+      return;
+    }
+    setMode('text');
     setText(draft.text);
     setCutBy(0);
     if (draft.voiceId) setVoiceId(draft.voiceId);
@@ -209,73 +231,123 @@ export function TextToSpeechPage({
             <AlertIcon size={16} /> {httpErrorMessage(loadError)}
           </p>
         )}
-        <label htmlFor={textId} className="sr-only">
-          Text
-        </label>
-        <TextArea
-          id={textId}
-          value={text}
-          onChange={(e) => changeText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-          aria-invalid={tooLong || undefined}
-          aria-describedby={tooLong || cutBy > 0 ? `${textId}-limit` : undefined}
-          placeholder="Start typing here or paste any text you want to turn into lifelike speech…"
-          className="min-h-[16rem] flex-1 border-transparent bg-transparent p-0 text-base leading-relaxed shadow-none! focus:border-transparent focus:ring-0 dark:border-transparent dark:bg-transparent dark:focus:border-transparent"
-        />
-        <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 dark:border-gray-800">
-          <div className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
-            <span data-testid="character-count" className={cn(tooLong && 'font-medium text-red-600 dark:text-red-400')}>
-              {formatNumber(characters)} / {formatNumber(maxLength)} characters
-            </span>
-            <span className="mx-2" aria-hidden="true">
-              ·
-            </span>
-            <span data-testid="cost">
-              {formatNumber(cost)} {cost === 1 ? 'credit' : 'credits'}
-            </span>
-            {creditsRemaining !== undefined && (
-              <span className={cn('ml-2', overLimit && 'font-medium text-red-600 dark:text-red-400')}>
-                ({formatNumber(Math.max(0, creditsRemaining))} remaining)
-              </span>
-            )}
-          </div>
-          <Button
-            size="lg"
-            onClick={submit}
-            disabled={!canGenerate}
-            loading={generate.isPending}
-            aria-describedby={ttsAllowed ? undefined : blockedId}
-          >
-            Generate speech
-          </Button>
+        <div role="radiogroup" aria-label="Mode" className="mb-4 inline-flex self-start rounded-lg bg-gray-100 p-1 text-sm dark:bg-gray-900">
+          {(
+            [
+              ['text', 'Text'],
+              ['dialogue', 'Dialogue'],
+            ] as const
+          ).map(([m, label]) => (
+            <button
+              key={m}
+              type="button"
+              role="radio"
+              aria-checked={mode === m}
+              onClick={() => setMode(m)}
+              className={cn(
+                'cursor-pointer rounded-md px-3 py-1 font-medium',
+                mode === m ? 'bg-white text-gray-900 shadow-xs dark:bg-gray-800 dark:text-white' : 'text-gray-600 dark:text-gray-400',
+              )}
+            >
+              {label}
+            </button>
+          ))}
         </div>
-        {tooLong && (
-          <p id={`${textId}-limit`} role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
-            This text is {formatNumber(characters)} characters long. {selectedModel?.name ?? 'This model'} takes at most{' '}
-            {formatNumber(maxLength)} characters per request{planName ? ` on the ${planName} plan` : ''}: shorten the text or pick
-            another model.
-          </p>
-        )}
-        {!tooLong && cutBy > 0 && (
-          <p id={`${textId}-limit`} role="status" className="mt-2 text-sm text-amber-800 dark:text-amber-200">
-            The pasted text was cut: its last {formatNumber(cutBy)} {cutBy === 1 ? 'character was' : 'characters were'} left out,
-            because one request takes at most {formatNumber(maxLength)} characters{planName ? ` on the ${planName} plan` : ''}.
-          </p>
-        )}
-        {!ttsAllowed && (
-          <p id={blockedId} role="status" className="mt-2 flex items-center gap-2 text-sm text-amber-800 dark:text-amber-200">
-            <AlertIcon size={16} /> {TTS_NOT_ALLOWED}
-          </p>
-        )}
-        {overLimit && (
-          <p className="mt-2 text-sm text-red-600 dark:text-red-400">
-            This text needs more credits than you have left this period.
-          </p>
+        {mode === 'dialogue' ? (
+          <>
+            <DialogueMode
+              lines={dialogueLines}
+              onLinesChange={setDialogueLines}
+              voices={voices}
+              modelId={modelId}
+              outputFormat={outputFormat}
+              stability={effectiveSettings.stability}
+              allowed={ttsAllowed}
+              onGenerated={onGenerated}
+              onError={(err) => {
+                if (!isFeatureNotAllowed(err)) return false;
+                setRefused(true);
+                void queryClient.invalidateQueries({ queryKey: accessQueryKey });
+                return true;
+              }}
+            />
+            {!ttsAllowed && (
+              <p role="status" className="mt-2 flex items-center gap-2 text-sm text-amber-800 dark:text-amber-200">
+                <AlertIcon size={16} /> {TTS_NOT_ALLOWED}
+              </p>
+            )}
+          </>
+        ) : (
+          <>
+          <label htmlFor={textId} className="sr-only">
+            Text
+          </label>
+          <TextArea
+            id={textId}
+            value={text}
+            onChange={(e) => changeText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                e.preventDefault();
+                submit();
+              }
+            }}
+            aria-invalid={tooLong || undefined}
+            aria-describedby={tooLong || cutBy > 0 ? `${textId}-limit` : undefined}
+            placeholder="Start typing here or paste any text you want to turn into lifelike speech…"
+            className="min-h-[16rem] flex-1 border-transparent bg-transparent p-0 text-base leading-relaxed shadow-none! focus:border-transparent focus:ring-0 dark:border-transparent dark:bg-transparent dark:focus:border-transparent"
+          />
+          <div className="mt-4 flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 pt-4 dark:border-gray-800">
+            <div className="text-sm text-gray-600 dark:text-gray-400" aria-live="polite">
+              <span data-testid="character-count" className={cn(tooLong && 'font-medium text-red-600 dark:text-red-400')}>
+                {formatNumber(characters)} / {formatNumber(maxLength)} characters
+              </span>
+              <span className="mx-2" aria-hidden="true">
+                ·
+              </span>
+              <span data-testid="cost">
+                {formatNumber(cost)} {cost === 1 ? 'credit' : 'credits'}
+              </span>
+              {creditsRemaining !== undefined && (
+                <span className={cn('ml-2', overLimit && 'font-medium text-red-600 dark:text-red-400')}>
+                  ({formatNumber(Math.max(0, creditsRemaining))} remaining)
+                </span>
+              )}
+            </div>
+            <Button
+              size="lg"
+              onClick={submit}
+              disabled={!canGenerate}
+              loading={generate.isPending}
+              aria-describedby={ttsAllowed ? undefined : blockedId}
+            >
+              Generate speech
+            </Button>
+          </div>
+          {tooLong && (
+            <p id={`${textId}-limit`} role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">
+              This text is {formatNumber(characters)} characters long. {selectedModel?.name ?? 'This model'} takes at most{' '}
+              {formatNumber(maxLength)} characters per request{planName ? ` on the ${planName} plan` : ''}: shorten the text or pick
+              another model.
+            </p>
+          )}
+          {!tooLong && cutBy > 0 && (
+            <p id={`${textId}-limit`} role="status" className="mt-2 text-sm text-amber-800 dark:text-amber-200">
+              The pasted text was cut: its last {formatNumber(cutBy)} {cutBy === 1 ? 'character was' : 'characters were'} left out,
+              because one request takes at most {formatNumber(maxLength)} characters{planName ? ` on the ${planName} plan` : ''}.
+            </p>
+          )}
+          {!ttsAllowed && (
+            <p id={blockedId} role="status" className="mt-2 flex items-center gap-2 text-sm text-amber-800 dark:text-amber-200">
+              <AlertIcon size={16} /> {TTS_NOT_ALLOWED}
+            </p>
+          )}
+          {overLimit && (
+            <p className="mt-2 text-sm text-red-600 dark:text-red-400">
+              This text needs more credits than you have left this period.
+            </p>
+          )}
+          </>
         )}
       </section>
 
@@ -308,15 +380,17 @@ export function TextToSpeechPage({
           hidden={tab !== 'settings'}
           className="space-y-5 p-4 sm:p-6"
         >
-          <VoicePicker
-            voices={voices}
-            selected={selectedVoice}
-            loading={voicesQuery.isPending}
-            onSelect={(v) => {
-              if (!voices?.some((x) => x.voice_id === v.voice_id)) setExtraVoice(v);
-              setVoiceId(v.voice_id);
-            }}
-          />
+          {mode === 'text' && (
+            <VoicePicker
+              voices={voices}
+              selected={selectedVoice}
+              loading={voicesQuery.isPending}
+              onSelect={(v) => {
+                if (!voices?.some((x) => x.voice_id === v.voice_id)) setExtraVoice(v);
+                setVoiceId(v.voice_id);
+              }}
+            />
+          )}
           <div>
             <label htmlFor={modelSelectId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">
               Model
@@ -344,6 +418,7 @@ export function TextToSpeechPage({
             onReset={() => setSettings(defaults)}
             canUseStyle={selectedModel?.can_use_style !== false}
             canUseSpeakerBoost={selectedModel?.can_use_speaker_boost !== false}
+            stabilityOnly={mode === 'dialogue'}
           />
           <div>
             <label htmlFor={formatId} className="mb-1.5 block text-sm font-medium text-gray-800 dark:text-gray-200">

@@ -52,6 +52,8 @@ interface VoiceSettingsPanelProps {
   onReset: () => void;
   canUseStyle?: boolean;
   canUseSpeakerBoost?: boolean;
+  /** Text to dialogue takes stability only: the other settings are not shown. */
+  stabilityOnly?: boolean;
 }
 
 export function VoiceSettingsPanel({
@@ -60,23 +62,26 @@ export function VoiceSettingsPanel({
   onReset,
   canUseStyle = true,
   canUseSpeakerBoost = true,
+  stabilityOnly = false,
 }: VoiceSettingsPanelProps) {
   const boostId = useId();
   const set = <K extends keyof VoiceSettings>(key: K, v: VoiceSettings[K]) => onChange({ ...value, [key]: v });
   return (
     <fieldset className="space-y-4">
       <legend className="sr-only">Voice settings</legend>
-      <Slider
-        label="Speed"
-        value={value.speed}
-        min={0.7}
-        max={1.2}
-        step={0.01}
-        onChange={(v) => set('speed', v)}
-        left="Slower"
-        right="Faster"
-        format={(v) => `${v.toFixed(2)}x`}
-      />
+      {!stabilityOnly && (
+        <Slider
+          label="Speed"
+          value={value.speed}
+          min={0.7}
+          max={1.2}
+          step={0.01}
+          onChange={(v) => set('speed', v)}
+          left="Slower"
+          right="Faster"
+          format={(v) => `${v.toFixed(2)}x`}
+        />
+      )}
       <Slider
         label="Stability"
         value={value.stability}
@@ -88,54 +93,62 @@ export function VoiceSettingsPanel({
         right="More stable"
         format={(v) => `${Math.round(v * 100)}%`}
       />
-      <Slider
-        label="Similarity"
-        value={value.similarity_boost}
-        min={0}
-        max={1}
-        step={0.01}
-        onChange={(v) => set('similarity_boost', v)}
-        left="Low"
-        right="High"
-        format={(v) => `${Math.round(v * 100)}%`}
-      />
-      <Slider
-        label="Style"
-        value={value.style}
-        min={0}
-        max={1}
-        step={0.01}
-        onChange={(v) => set('style', v)}
-        left="None"
-        right="Exaggerated"
-        format={(v) => `${Math.round(v * 100)}%`}
-        disabled={!canUseStyle}
-      />
-      <div className="flex items-center justify-between gap-3">
-        <label htmlFor={boostId} className="text-sm font-medium text-gray-800 dark:text-gray-200">
-          Speaker boost
-        </label>
-        <button
-          id={boostId}
-          type="button"
-          role="switch"
-          aria-checked={value.use_speaker_boost}
-          disabled={!canUseSpeakerBoost}
-          onClick={() => set('use_speaker_boost', !value.use_speaker_boost)}
-          className={
-            'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full transition-colors disabled:cursor-not-allowed disabled:opacity-50 ' +
-            (value.use_speaker_boost ? 'bg-gray-900 dark:bg-white' : 'bg-gray-300 dark:bg-gray-700')
-          }
-        >
-          <span
-            aria-hidden="true"
-            className={
-              'inline-block size-5 rounded-full bg-white shadow transition-transform dark:bg-gray-900 ' +
-              (value.use_speaker_boost ? 'translate-x-5.5' : 'translate-x-0.5')
-            }
+      {stabilityOnly ? (
+        <p className="text-xs text-gray-500 dark:text-gray-400">
+          Text to dialogue takes stability only; each voice keeps its own other settings.
+        </p>
+      ) : (
+        <>
+          <Slider
+            label="Similarity"
+            value={value.similarity_boost}
+            min={0}
+            max={1}
+            step={0.01}
+            onChange={(v) => set('similarity_boost', v)}
+            left="Low"
+            right="High"
+            format={(v) => `${Math.round(v * 100)}%`}
           />
-        </button>
-      </div>
+          <Slider
+            label="Style"
+            value={value.style}
+            min={0}
+            max={1}
+            step={0.01}
+            onChange={(v) => set('style', v)}
+            left="None"
+            right="Exaggerated"
+            format={(v) => `${Math.round(v * 100)}%`}
+            disabled={!canUseStyle}
+          />
+          <div className="flex items-center justify-between gap-3">
+            <label htmlFor={boostId} className="text-sm font-medium text-gray-800 dark:text-gray-200">
+              Speaker boost
+            </label>
+            <button
+              id={boostId}
+              type="button"
+              role="switch"
+              aria-checked={value.use_speaker_boost}
+              disabled={!canUseSpeakerBoost}
+              onClick={() => set('use_speaker_boost', !value.use_speaker_boost)}
+              className={
+                'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full transition-colors disabled:cursor-not-allowed disabled:opacity-50 ' +
+                (value.use_speaker_boost ? 'bg-gray-900 dark:bg-white' : 'bg-gray-300 dark:bg-gray-700')
+              }
+            >
+              <span
+                aria-hidden="true"
+                className={
+                  'inline-block size-5 rounded-full bg-white shadow transition-transform dark:bg-gray-900 ' +
+                  (value.use_speaker_boost ? 'translate-x-5.5' : 'translate-x-0.5')
+                }
+              />
+            </button>
+          </div>
+        </>
+      )}
       <div className="flex justify-end">
         <Button variant="ghost" size="sm" onClick={onReset}>
           Reset to defaults
