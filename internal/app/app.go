@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -33,6 +34,7 @@ import (
 	"timbre/internal/netguard"
 	"timbre/internal/secret"
 	"timbre/internal/server"
+	"timbre/internal/sfx"
 	"timbre/internal/sso"
 	"timbre/internal/store"
 	"timbre/internal/sts"
@@ -86,6 +88,8 @@ type App struct {
 	// Isolator is the voice isolator (RNNoise).
 	Isolator *isolate.Service
 	STS      *sts.Service
+	// SFX makes sound effects (the procedural engine, or TIMBRE_SFX_URL's server).
+	SFX      *sfx.Service
 	Voices   *voice.Service
 	Webhooks *webhook.Service
 	Server   *server.Server
@@ -211,6 +215,10 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
 	a.Voices.Isolator = rnnoise          // clone samples' remove_background_noise
 	a.Voices.Recognizers = a.Recognizers // professional voices' captcha check
+	a.SFX = &sfx.Service{DB: a.DB, Blob: a.Blob, Engine: sfx.Procedural{}}
+	if cfg.SFXURL != "" {
+		a.SFX.Engine = &sfx.HTTP{URL: cfg.SFXURL, Key: cfg.SFXKey}
+	}
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
@@ -234,6 +242,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
 		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 		&sts.Handlers{Svc: a.STS, MaxUpload: min(cfg.MaxUploadBytes, sts.DefaultMaxUpload)},
+		&sfx.Handlers{Svc: a.SFX, MaxBody: cfg.MaxBodyBytes},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -241,7 +250,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders, PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
+		Logger: a.Log, ExposedHeaders: append(slices.Clone(tts.ExposedHeaders), sfx.ExposedHeaders...), PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
 		PublicURLFromRequest: cfg.PublicURLFromRequest,
 	})
 	ok = true

@@ -57,6 +57,10 @@ func alphaIsolation(a *alphaFx) map[string]string {
 	return map[string]string{"history_item_id": a.isolationID}
 }
 
+func alphaSound(a *alphaFx) map[string]string {
+	return map[string]string{"history_item_id": a.soundID}
+}
+
 func betaVoice(a *alphaFx) map[string]string { return map[string]string{"resource_id": a.betaVoiceID} }
 
 // tenantCases is the sweep table, one entry per registered route.
@@ -158,6 +162,10 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/audio-isolation":                                                      {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio-isolation/stream":                                               {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"GET /v1/audio-isolation/history":                                               {own: "the caller's own isolations (A's must not be among them)", query: q("search", "alpha podcast")},
+		"POST /v1/sound-generation":                                                     {own: "makes the sound the caller describes, charged to the caller's workspace", body: body(map[string]any{"text": "a door slams", "duration_seconds": 0.5})},
+		"GET /v1/sound-generation/history":                                              {own: "the caller's own sound effects (A's must not be among them)", query: q("search", "alpha thunder")},
+		"GET /v1/sound-generation/explore":                                              {own: "the server's curated prompt catalogue: no tenant data"},
+		"GET /v1/sound-generation/explore/{prompt_id}/audio":                            {own: "a curated prompt's preview, the same for every workspace: no tenant data", pathVals: map[string]string{"prompt_id": "storm"}},
 		"POST /v1/single-use-token/{token_type}":                                        {own: "a token acting for the caller's own key or session"},
 		"GET /v1/user/api-keys":                                                         {own: "the caller's workspace's keys"},
 		"POST /v1/user/create-api-key":                                                  {own: "makes a key for the caller", body: body(map[string]any{"name": "beta key"})},
@@ -235,6 +243,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps": {body: body(map[string]any{"text": "Beta speaks."})},
 		"GET /v1/audio-isolation/history/{history_item_id}/audio":   {pathFn: alphaIsolation},
 		"DELETE /v1/audio-isolation/history/{history_item_id}":      {pathFn: alphaIsolation},
+		"GET /v1/sound-generation/history/{history_item_id}/audio":  {pathFn: alphaSound},
+		"DELETE /v1/sound-generation/history/{history_item_id}":     {pathFn: alphaSound},
 		"POST /v1/speech-to-speech/{voice_id}":                      {},
 		"POST /v1/speech-to-speech/{voice_id}/stream":               {},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
