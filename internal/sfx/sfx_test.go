@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestRecipeCount: the library has at least 40 source recipes, and every lexicon word and
@@ -206,8 +207,13 @@ func TestRenderTag(t *testing.T) {
 	}
 }
 
+// BenchmarkSFX10s renders a 10-second, four-source scene (goal in scripts/bench.sh: < 1 s).
 func BenchmarkSFX10s(b *testing.B) {
+	start := time.Now()
 	for i := 0; i < b.N; i++ {
 		Generate(Options{Text: "heavy rain with distant thunder and wind in a forest", Duration: 10, Seed: uint64(i), Influence: 0.3})
 	}
+	per := time.Since(start).Seconds() / float64(b.N)
+	b.ReportMetric(per*1000, "ms/render")
+	b.ReportMetric(10/per, "x-rt")
 }
