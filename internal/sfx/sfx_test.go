@@ -37,8 +37,13 @@ func TestEveryRecipeRenders(t *testing.T) {
 			t.Errorf("%s: %d samples", name, len(r.Samples))
 		}
 		var e float64
+		distinct := map[int16]bool{}
 		for _, s := range r.Samples {
 			e += float64(s) * float64(s)
+			distinct[s] = true
+		}
+		if len(distinct) < 200 { // a NaN or a stuck filter ends as a few constant values
+			t.Errorf("%s: only %d distinct sample values", name, len(distinct))
 		}
 		if rms := math.Sqrt(e/float64(len(r.Samples))) / 32768; rms < 0.005 {
 			t.Errorf("%s: rms %.4f: silent", name, rms)
