@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"timbre/internal/store"
 )
 
 // TestSDKSoundEffects drives sound effects with the official ElevenLabs JS SDK (sfx_sdk.mjs):
@@ -16,4 +19,20 @@ func TestSDKSoundEffects(t *testing.T) {
 		"TIMBRE_API_KEY="+srv.APIKey,
 		"ELEVENLABS_API_KEY=", // never fall back to a real key from the environment
 	)
+}
+
+// TestBrowserSoundEffects: a person explores the catalogue, uses a prompt, makes four variations,
+// and deletes one from the history (sfx.mjs); the database then holds three.
+func TestBrowserSoundEffects(t *testing.T) {
+	b := requireBrowser(t)
+	srv := StartTimbre(t)
+	u := verifiedUser(t, srv, "sonia@example.com", "")
+	b.run(t, srv, "sfx.mjs", "USER_EMAIL="+u.Email, "USER_PASSWORD="+flowPassword)
+	rows, _, err := srv.App.DB.ListSoundGenerations(context.Background(), u.WorkspaceID, store.SoundFilter{UserID: u.ID, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0].Text != "a door creaks then slams" {
+		t.Fatalf("sound effects after the flow: %+v", rows)
+	}
 }
