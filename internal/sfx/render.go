@@ -179,13 +179,16 @@ func RenderScene(sc *Scene, o Options) *Render {
 			out[i] = dry[k+i]*a + dry[k+n+i]*b
 		}
 		dry = out
+		removeDC(dry) // a constant offset keeps the seam intact
 	} else {
+		// A DC blocker (brown noise drifts; transients are lopsided), then fades, so that the
+		// file starts and ends at zero.
 		dry = dry[:n]
+		newFilter(highpass, sr, 20, 0.707).run(dry)
 		fadeIn(dry, min(n/2, int(0.002*float64(sr))))
 		fadeOut(dry, min(n/2, int(0.03*float64(sr))))
 	}
-	// Remove any DC (brown noise drifts), then normalize to −1 dBFS.
-	removeDC(dry)
+	// Normalize to −1 dBFS.
 	if p := peakOf(dry); p > 0 {
 		scale(dry, 0.89/p)
 	}
@@ -204,7 +207,7 @@ func fadeOut(x []float64, n int) {
 	}
 }
 
-// removeDC subtracts the mean (a constant offset keeps the loop seam intact).
+// removeDC subtracts the mean.
 func removeDC(x []float64) {
 	if len(x) == 0 {
 		return
