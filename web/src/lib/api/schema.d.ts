@@ -2219,7 +2219,7 @@ export interface paths {
         put?: never;
         /**
          * Sound Generation
-         * @description Turn text into sound effects for your videos, voice-overs or video games using the most advanced sound effects models in the world.
+         * @description Turn text into a sound effect. Timbre's embedded engine is procedural (not a neural model): the prompt is parsed into sources, their character and a time line, and synthesized from noise, oscillators, filters and a generated reverb; with `TIMBRE_SFX_URL` the request goes to an ElevenLabs-compatible server instead. Charged 40 credits per delivered second (rounded up) and kept in the caller's sound-effect history. Besides the API's fields, `seed` makes a sound repeatable.
          */
         post: operations["sound_generation"];
         delete?: never;
@@ -4429,38 +4429,6 @@ export interface components {
              * @description The ID of the target workspace (service account) API key. This is not the API key string itself that you pass in the header for authentication — it is the key's ID, which workspace admins can find under Developers → Service Accounts.
              */
             workspace_api_key_id?: string | null;
-        };
-        /** Body_Sound_Generation_v1_sound_generation_post */
-        Body_Sound_Generation_v1_sound_generation_post: {
-            /**
-             * Text
-             * @description The text that will get converted into a sound effect.
-             * @example A large, ancient wooden door slowly opening in an eerie, abandoned castle..
-             */
-            text: string;
-            /**
-             * Loop
-             * @description Whether to create a sound effect that loops smoothly. Only available for the 'eleven_text_to_sound_v2 model'.
-             * @default false
-             */
-            loop?: boolean;
-            /**
-             * Duration Seconds
-             * @description The duration of the sound which will be generated in seconds. Must be at least 0.5 and at most 30. If set to None we will guess the optimal duration using the prompt. Defaults to None.
-             */
-            duration_seconds?: number | null;
-            /**
-             * Prompt Influence
-             * @description A higher prompt influence makes your generation follow the prompt more closely while also making generations less variable. Must be a value between 0 and 1. Defaults to 0.3.
-             * @default 0.3
-             */
-            prompt_influence?: number | null;
-            /**
-             * @description The model ID to use for the sound generation.
-             * @default eleven_text_to_sound_v2
-             * @example eleven_text_to_sound_v2
-             */
-            model_id?: components["schemas"]["SFXModelId"];
         };
         /** Body_Speech_to_Speech_Streaming_v1_speech_to_speech__voice_id__stream_post */
         Body_Speech_to_Speech_Streaming_v1_speech_to_speech__voice_id__stream_post: {
@@ -8788,6 +8756,43 @@ export interface components {
              * @description List of options for sharing the resource further in the workspace. These are users who don't have access to the resource yet.
              */
             share_options: components["schemas"]["ShareOptionResponseModel"][];
+        };
+        /** TimbreSoundGenerationRequest */
+        TimbreSoundGenerationRequest: {
+            /**
+             * Text
+             * @description The text that will get converted into a sound effect.
+             * @example A large, ancient wooden door slowly opening in an eerie, abandoned castle..
+             */
+            text: string;
+            /**
+             * Loop
+             * @description Whether to create a sound effect that loops smoothly. Only available for the 'eleven_text_to_sound_v2 model'.
+             * @default false
+             */
+            loop?: boolean;
+            /**
+             * Duration Seconds
+             * @description The duration of the sound which will be generated in seconds. Must be at least 0.5 and at most 30. If set to None we will guess the optimal duration using the prompt. Defaults to None.
+             */
+            duration_seconds?: number | null;
+            /**
+             * Prompt Influence
+             * @description A higher prompt influence makes your generation follow the prompt more closely while also making generations less variable. Must be a value between 0 and 1. Defaults to 0.3.
+             * @default 0.3
+             */
+            prompt_influence?: number | null;
+            /**
+             * @description The model ID to use for the sound generation.
+             * @default eleven_text_to_sound_v2
+             * @example eleven_text_to_sound_v2
+             */
+            model_id?: components["schemas"]["SFXModelId"];
+            /**
+             * Seed
+             * @description Timbre's addition: the same seed and text (with the same settings) give the same bytes. Left out, the server picks one and returns it in `x-timbre-sfx-seed`.
+             */
+            seed?: number | null;
         };
         /**
          * TimbreWorkspaceResourceType
@@ -15487,13 +15492,16 @@ export interface operations {
                 /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
                 output_format?: components["schemas"]["AllowedOutputFormats"];
             };
-            header?: never;
+            header?: {
+                /** @description Your API key. This is required by most endpoints to access our API programmatically. You can view your xi-api-key using the 'Profile' tab on the website. */
+                "xi-api-key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Body_Sound_Generation_v1_sound_generation_post"];
+                "application/json": components["schemas"]["TimbreSoundGenerationRequest"];
             };
         };
         responses: {
@@ -15502,6 +15510,12 @@ export interface operations {
                 headers: {
                     /** @description The number of characters used for billing */
                     "character-cost"?: string;
+                    /** @description The `sound_generation_history_item_id` of the sound in the history. */
+                    "history-item-id"?: string;
+                    /** @description The procedural recipes the prompt was rendered with, comma-separated (`remote` for a configured server). */
+                    "x-timbre-sfx-recipes"?: string;
+                    /** @description The seed used: send it back as `seed` to make the same sound. */
+                    "x-timbre-sfx-seed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
