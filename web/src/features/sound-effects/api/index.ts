@@ -54,8 +54,8 @@ export interface Generated {
 }
 
 /**
- * POST /v1/sound-generation (mp3). Sent with fetch rather than the typed client: `seed` is
- * Timbre's addition to the API's body, which the reference schema does not list.
+ * POST /v1/sound-generation (mp3, with Timbre's `seed`). Sent with fetch: the answer is audio
+ * whose headers (cost, recipes, seed, history id) the page shows.
  */
 export async function generateSound(req: GenerateRequest, signal?: AbortSignal): Promise<Generated> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'audio/mpeg, application/json' };
