@@ -154,6 +154,15 @@ describe('SoundEffectsPage', { timeout: 20_000 }, () => {
     expect(screen.getByText('8.0 s')).toBeInTheDocument();
   });
 
+  it('searches the catalogue from the search route', async () => {
+    const server = mockFetch({ 'GET /v1/sound-generation/explore': () => jsonResponse(catalogue) });
+    render('explore', '/app/sound-effects/explore/search?q=thunder', '/app/sound-effects/explore/search');
+    expect(await screen.findByText('Thunderstorm')).toBeInTheDocument();
+    expect(server.calls[0]!.url.searchParams.get('search')).toBe('thunder');
+    expect(server.calls[0]!.url.searchParams.has('category')).toBe(false);
+    expect(screen.getByLabelText('Search prompts')).toHaveValue('thunder');
+  });
+
   it('makes distinct consecutive seeds', () => {
     expect(variationSeeds(4, () => 0.5)).toEqual([500000000, 500000001, 500000002, 500000003]);
   });
