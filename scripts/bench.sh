@@ -28,6 +28,8 @@
 #      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
 #   8. dialogue: text to dialogue's overhead — BenchmarkDialogue in internal/app, three lines by two
 #      voices against the same lines as three text-to-speech requests (goal: ≤ 1.25× their time)
+#   9. sfx: the procedural sound-effect engine rendering a 10-second four-source scene —
+#      BenchmarkSFX10s in internal/sfx (goal: < 1 s per render, i.e. ≥ 10× real time)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
 # internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency), for
@@ -36,7 +38,7 @@
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts] [dialogue]   (default: all eight)
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts] [dialogue] [sfx]   (default: all nine)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -47,7 +49,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts dialogue)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts dialogue sfx)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -69,7 +71,8 @@ for g in "${groups[@]}"; do
     clone) b=BenchmarkClone; add_pkgs ./internal/voiceprint/ ;;
     sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
     dialogue) b=BenchmarkDialogue; add_pkgs ./internal/app/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone, sts or dialogue)" >&2; exit 2 ;;
+    sfx) b=BenchmarkSFX10s; add_pkgs ./internal/sfx/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone, sts, dialogue or sfx)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -133,6 +136,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
     r = metric("ratio"); dlg = sprintf("  %10.0f ms %10.0f ms %8.2f   <= 1.25x   %s", metric("dialogue-ms"), metric("plain-ms"), r, verdict(r <= 1.25))
   } else if (p[1] == "BenchmarkConvert" && n == 1) {
     x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
+  } else if (p[1] == "BenchmarkSFX10s" && n == 1) {
+    ms = metric("ms/render"); sfxl = sprintf("  %10.0f ms %8.1fx   < 1000 ms     %s", ms, metric("x-rt"), verdict(ms < 1000))
   } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
     bs[1] = sprintf("  %-34s %10.2fx %10s %9.3f", "pocketsphinx_batch (one process)", metric("cmd-x-rt"), "1.00x", metric("cmd-cpu-per-s"))
     for (w = 1; w <= 2; w++) {
@@ -250,6 +255,12 @@ END {
     print "   lines through three POST /v1/text-to-speech requests (pcm_16000)"
     printf "  %13s %13s %8s   %-9s %s\n", "dialogue", "three TTS", "ratio", "goal", "result"
     print dlg
+  }
+  if (sfxl != "") {
+    print ""
+    print "9. Sound effects — the procedural engine rendering 10 s of \"heavy rain with distant thunder and wind in a forest\""
+    printf "  %13s %9s   %-13s %s\n", "per render", "x real", "goal", "result"
+    print sfxl
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,6 +36,7 @@ import (
 	"timbre/internal/pronunciation"
 	"timbre/internal/secret"
 	"timbre/internal/server"
+	"timbre/internal/sfx"
 	"timbre/internal/sso"
 	"timbre/internal/store"
 	"timbre/internal/sts"
@@ -89,6 +91,8 @@ type App struct {
 	// Isolator is the voice isolator (RNNoise).
 	Isolator *isolate.Service
 	STS      *sts.Service
+	// SFX makes sound effects (the procedural engine, or TIMBRE_SFX_URL's server).
+	SFX      *sfx.Service
 	Voices   *voice.Service
 	Webhooks *webhook.Service
 	Server   *server.Server
@@ -200,7 +204,8 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	a.Speech.Dictionaries = dictionaries
 	a.Classifier = &classifier.Service{Watermark: wm}
 	// Tags (the non-speech audio tags' sounds) is sfx's RenderTag once internal/sfx is merged.
-	a.Dialogue = &dialogue.Service{TTS: a.Speech}
+	// Non-speech audio tags ([laughs], [sighs], …) are rendered by the sound-effects engine.
+	a.Dialogue = &dialogue.Service{TTS: a.Speech, Tags: tagSounds(sfx.RenderTag)}
 	// The voice captcha: its sentence is spoken with the voice, its recording checked by speech to text.
 	a.Voices.Speak, a.Voices.Recognizers = a.Speech.Say, a.Recognizers
 	wireVoiceSafety(a.Voices, a.Webhooks, a.DB)
@@ -218,6 +223,10 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
 	a.Voices.Isolator = rnnoise          // clone samples' remove_background_noise
 	a.Voices.Recognizers = a.Recognizers // professional voices' captcha check
+	a.SFX = &sfx.Service{DB: a.DB, Blob: a.Blob, Engine: sfx.Procedural{}}
+	if cfg.SFXURL != "" {
+		a.SFX.Engine = &sfx.HTTP{URL: cfg.SFXURL, Key: cfg.SFXKey}
+	}
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
@@ -243,6 +252,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 		&sts.Handlers{Svc: a.STS, MaxUpload: min(cfg.MaxUploadBytes, sts.DefaultMaxUpload)},
 		&pronunciation.Handlers{Svc: dictionaries, MaxBody: cfg.MaxBodyBytes},
+		&sfx.Handlers{Svc: a.SFX, MaxBody: cfg.MaxBodyBytes},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -250,7 +260,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders, PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
+		Logger: a.Log, ExposedHeaders: append(slices.Clone(tts.ExposedHeaders), sfx.ExposedHeaders...), PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
 		PublicURLFromRequest: cfg.PublicURLFromRequest,
 	})
 	ok = true
@@ -337,4 +347,11 @@ func (a *App) Close() {
 		a.closers[i]()
 	}
 	a.closers = nil
+}
+
+// tagSounds makes a rendering function a dialogue.TagSounds.
+type tagSounds func(name string, sampleRate int, seed uint64) ([]float32, bool)
+
+func (f tagSounds) RenderTag(name string, sampleRate int, seed uint64) ([]float32, bool) {
+	return f(name, sampleRate, seed)
 }

@@ -57,6 +57,10 @@ func alphaIsolation(a *alphaFx) map[string]string {
 	return map[string]string{"history_item_id": a.isolationID}
 }
 
+func alphaSound(a *alphaFx) map[string]string {
+	return map[string]string{"history_item_id": a.soundID}
+}
+
 func betaVoice(a *alphaFx) map[string]string { return map[string]string{"resource_id": a.betaVoiceID} }
 
 // tenantCases is the sweep table, one entry per registered route.
@@ -161,6 +165,10 @@ func tenantCases() map[string]sweepCase {
 		"GET /v1/pronunciation-dictionaries":                                            {own: "the caller's own workspace's dictionaries (A's must not be among them)"},
 		"POST /v1/pronunciation-dictionaries/add-from-rules":                            {own: "creates a dictionary in the caller's workspace", body: body(map[string]any{"name": "Beta words", "rules": []any{}})},
 		"POST /v1/pronunciation-dictionaries/add-from-file":                             {own: "creates a dictionary in the caller's workspace from the uploaded file"},
+		"POST /v1/sound-generation":                                                     {own: "makes the sound the caller describes, charged to the caller's workspace", body: body(map[string]any{"text": "a door slams", "duration_seconds": 0.5})},
+		"GET /v1/sound-generation/history":                                              {own: "the caller's own sound effects (A's must not be among them)", query: q("search", "alpha thunder")},
+		"GET /v1/sound-generation/explore":                                              {own: "the server's curated prompt catalogue: no tenant data"},
+		"GET /v1/sound-generation/explore/{prompt_id}/audio":                            {own: "a curated prompt's preview, the same for every workspace: no tenant data", pathVals: map[string]string{"prompt_id": "storm"}},
 		"POST /v1/single-use-token/{token_type}":                                        {own: "a token acting for the caller's own key or session"},
 		"GET /v1/user/api-keys":                                                         {own: "the caller's workspace's keys"},
 		"POST /v1/user/create-api-key":                                                  {own: "makes a key for the caller", body: body(map[string]any{"name": "beta key"})},
@@ -251,6 +259,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-dialogue/stream":                                               {body: dialogueOfA},
 		"POST /v1/text-to-dialogue/with-timestamps":                                      {body: dialogueOfA},
 		"POST /v1/text-to-dialogue/stream/with-timestamps":                               {body: dialogueOfA},
+		"GET /v1/sound-generation/history/{history_item_id}/audio":                       {pathFn: alphaSound},
+		"DELETE /v1/sound-generation/history/{history_item_id}":                          {pathFn: alphaSound},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
 			return map[string]any{"model": "tts-1", "input": "Beta speaks.", "voice": a.voiceID}
 		}},

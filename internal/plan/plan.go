@@ -19,17 +19,20 @@ type Tier struct {
 	// STTHours is the hours of speech to text the monthly credits buy when spent on nothing else
 	// (ElevenLabs' published Scribe allowances); it sets what a second of audio costs.
 	STTHours float64
+	// SFXSeconds is the seconds of sound effects the monthly credits buy when spent on nothing
+	// else (spec §9); it sets what a second of sound effect costs.
+	SFXSeconds float64
 }
 
 // Tiers in the spec's order (free … Business). Enterprise is custom and unlimited.
 var Tiers = []Tier{
-	{ID: "free", Name: "Free", PriceCentsUSD: 0, CharacterLimit: 10_000, VoiceLimit: 3, Concurrency: 2, Seats: 1, ProVoiceLimit: 0, STTHours: 2.5},
-	{ID: "starter", Name: "Starter", PriceCentsUSD: 500, CharacterLimit: 30_000, VoiceLimit: 10, Concurrency: 3, Seats: 1, ProVoiceLimit: 0, Paying: true, STTHours: 12.5},
-	{ID: "creator", Name: "Creator", PriceCentsUSD: 2200, CharacterLimit: 100_000, VoiceLimit: 30, Concurrency: 5, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.30", Paying: true, STTHours: 63},
-	{ID: "pro", Name: "Pro", PriceCentsUSD: 9900, CharacterLimit: 500_000, VoiceLimit: 160, Concurrency: 10, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.24", Paying: true, STTHours: 320},
-	{ID: "growing_business", Name: "Scale", PriceCentsUSD: 33000, CharacterLimit: 2_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 3, ProVoiceLimit: 1, ExtraCostPer1000: "0.18", Paying: true, STTHours: 1220},
-	{ID: "scale_2024_08_10", Name: "Business", PriceCentsUSD: 132000, CharacterLimit: 11_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 5, ProVoiceLimit: 3, ExtraCostPer1000: "0.10", Paying: true, STTHours: 6000},
-	{ID: "enterprise", Name: "Enterprise", CharacterLimit: -1, VoiceLimit: 10_000, Concurrency: 15, Seats: 25, ProVoiceLimit: 3, STTHours: 6000},
+	{ID: "free", Name: "Free", PriceCentsUSD: 0, CharacterLimit: 10_000, VoiceLimit: 3, Concurrency: 2, Seats: 1, ProVoiceLimit: 0, STTHours: 2.5, SFXSeconds: 250},
+	{ID: "starter", Name: "Starter", PriceCentsUSD: 500, CharacterLimit: 30_000, VoiceLimit: 10, Concurrency: 3, Seats: 1, ProVoiceLimit: 0, Paying: true, STTHours: 12.5, SFXSeconds: 750},
+	{ID: "creator", Name: "Creator", PriceCentsUSD: 2200, CharacterLimit: 100_000, VoiceLimit: 30, Concurrency: 5, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.30", Paying: true, STTHours: 63, SFXSeconds: 2500},
+	{ID: "pro", Name: "Pro", PriceCentsUSD: 9900, CharacterLimit: 500_000, VoiceLimit: 160, Concurrency: 10, Seats: 1, ProVoiceLimit: 1, ExtraCostPer1000: "0.24", Paying: true, STTHours: 320, SFXSeconds: 12500},
+	{ID: "growing_business", Name: "Scale", PriceCentsUSD: 33000, CharacterLimit: 2_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 3, ProVoiceLimit: 1, ExtraCostPer1000: "0.18", Paying: true, STTHours: 1220, SFXSeconds: 50000},
+	{ID: "scale_2024_08_10", Name: "Business", PriceCentsUSD: 132000, CharacterLimit: 11_000_000, VoiceLimit: 660, Concurrency: 15, Seats: 5, ProVoiceLimit: 3, ExtraCostPer1000: "0.10", Paying: true, STTHours: 6000, SFXSeconds: 275000},
+	{ID: "enterprise", Name: "Enterprise", CharacterLimit: -1, VoiceLimit: 10_000, Concurrency: 15, Seats: 25, ProVoiceLimit: 3, STTHours: 6000, SFXSeconds: 275000},
 }
 
 // Default is the tier of a new workspace.
@@ -78,6 +81,18 @@ const IsolationCreditsPerMinute = 1000
 // per second (rounded up), at least 1 credit.
 func IsolationCredits(seconds float64) int64 {
 	return max(1, int64(math.Ceil(math.Ceil(seconds)*IsolationCreditsPerMinute/60)))
+}
+
+// SFXCredits is what seconds of sound effect cost on tier t: the tier's monthly credits spread
+// over its sound-effect seconds (40 credits a second on every plan), per whole second delivered.
+// Enterprise is priced as Business.
+func SFXCredits(t Tier, seconds float64) int64 {
+	credits, secs := t.CharacterLimit, t.SFXSeconds
+	if credits < 0 || secs <= 0 {
+		b := Get("scale_2024_08_10")
+		credits, secs = b.CharacterLimit, b.SFXSeconds
+	}
+	return max(1, int64(math.Ceil(math.Ceil(seconds)*float64(credits)/secs)))
 }
 
 // MaxVoiceAddEdits is the spec's derived limit: round(1.5 × voice_limit + 50).

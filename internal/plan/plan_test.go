@@ -53,3 +53,24 @@ func TestSTSCredits(t *testing.T) {
 		}
 	}
 }
+
+// TestSFXSeconds pins spec §9's sound-effect seconds per tier and what a second costs: the
+// month's credits buy exactly those seconds (40 credits a second on every plan).
+func TestSFXSeconds(t *testing.T) {
+	want := []float64{250, 750, 2500, 12500, 50000, 275000}
+	for i, s := range want {
+		tier := Tiers[i]
+		if tier.SFXSeconds != s {
+			t.Errorf("%s: %g sound-effect seconds, want %g", tier.ID, tier.SFXSeconds, s)
+		}
+		if got := SFXCredits(tier, s); got != tier.CharacterLimit {
+			t.Errorf("%s: %g s cost %d credits, want the month's %d", tier.ID, s, got, tier.CharacterLimit)
+		}
+		if got := SFXCredits(tier, 2.2); got != 120 {
+			t.Errorf("%s: 2.2 s cost %d, want 120 (3 whole seconds)", tier.ID, got)
+		}
+	}
+	if got := SFXCredits(Get("enterprise"), 1); got != 40 {
+		t.Errorf("enterprise: %d credits a second", got)
+	}
+}

@@ -245,10 +245,14 @@ func TestActionCodePayloadsAndDeletion(t *testing.T) {
 			return tx.InsertIsolation(ctx, &store.Isolation{ID: "iso-del", WorkspaceID: w.ID, UserID: u.ID, Format: "mp3_44100_128",
 				DurationSecs: 1, BlobKey: "isolation/" + w.ID + "/iso-del.mp3", CreatedAt: 1})
 		}))
+		must(t, "InsertSoundGeneration", db.InTx(ctx, func(tx *store.Tx) error {
+			return tx.InsertSoundGeneration(ctx, &store.SoundGeneration{ID: "sfx-del", WorkspaceID: w.ID, UserID: u.ID, Text: "rain",
+				Settings: "{}", Format: "mp3_44100_128", DurationSecs: 1, BlobKey: "sfx/" + w.ID + "/sfx-del.mp3", CreatedAt: 1})
+		}))
 		del, err := db.DeleteAccount(ctx, u.ID)
 		must(t, "DeleteAccount", err)
-		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+1 ||
-			!slices.Contains(del.BlobKeys, "isolation/"+w.ID+"/iso-del.mp3") {
+		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+2 ||
+			!slices.Contains(del.BlobKeys, "isolation/"+w.ID+"/iso-del.mp3") || !slices.Contains(del.BlobKeys, "sfx/"+w.ID+"/sfx-del.mp3") {
 			t.Errorf("deleted = %+v", del)
 		}
 		if _, err := db.Workspace(ctx, w.ID, t0); !errors.Is(err, store.ErrNotFound) {

@@ -251,3 +251,9 @@ export const IsolatorIcon = (p: IconProps) => (
     <path d="M3 12h1M20 12h1M7 10v4M17 10v4M10 5v14M14 7v10" />
   </svg>
 );
+/** A speaker with sound waves: sound effects. */
+export const SoundIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M4 9v6h4l5 4V5L8 9H4zM16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12" />
+  </svg>
+);

@@ -13,6 +13,7 @@ import { MailboxPage } from '@/features/dev-mailbox';
 import { PrivacyPage, TermsPage } from '@/features/legal';
 import { PronunciationDictionariesPage } from '@/features/pronunciation-dictionaries';
 import { SharePage } from '@/features/share';
+import { SoundEffectsPage, type SoundEffectsTab } from '@/features/sound-effects';
 import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
@@ -79,6 +80,17 @@ export function VoiceIsolatorRoute() {
   const queryClient = useQueryClient();
   // An isolation is charged: the credits in the sidebar's usage meter change.
   return <VoiceIsolatorPage onIsolated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+const SOUND_EFFECTS_TITLES: Record<SoundEffectsTab, string> = {
+  generate: 'Sound Effects',
+  explore: 'Explore sound effects',
+  history: 'Sound effect history',
+};
+export function SoundEffectsRoute({ tab }: { tab: SoundEffectsTab }) {
+  useDocumentTitle(SOUND_EFFECTS_TITLES[tab]);
+  const queryClient = useQueryClient();
+  // Sound effects are charged: the credits in the sidebar's usage meter change.
+  return <SoundEffectsPage tab={tab} onGenerated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
 export function SpeechToSpeechRoute() {
   useDocumentTitle('Speech to Speech');

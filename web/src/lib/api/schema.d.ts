@@ -2452,6 +2452,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sound-generation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sound Generation
+         * @description Turn text into a sound effect. Timbre's embedded engine is procedural (not a neural model): the prompt is parsed into sources, their character and a time line, and synthesized from noise, oscillators, filters and a generated reverb; with `TIMBRE_SFX_URL` the request goes to an ElevenLabs-compatible server instead. Charged 40 credits per delivered second (rounded up) and kept in the caller's sound-effect history. Besides the API's fields, `seed` makes a sound repeatable.
+         */
+        post: operations["sound_generation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sound-generation/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sound-effect history
+         * @description The caller's own generated sound effects, newest first (Timbre's route, shaped like the audio-isolation history). Each item keeps the prompt, the settings it was made with (the recipes of the procedural engine and the seed included) and a `download_url`.
+         */
+        get: operations["timbre_sound_generation_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sound-generation/history/{history_item_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get sound-effect audio
+         * @description The audio of one of the caller's sound effects (workspace admins reach any of the workspace's), in the output format it was made in.
+         */
+        get: operations["timbre_sound_generation_history_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sound-generation/history/{history_item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sound effect
+         * @description Deletes one of the caller's sound effects and its audio.
+         */
+        delete: operations["timbre_sound_generation_history_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sound-generation/explore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Explore curated prompts
+         * @description The catalogue of curated sound-effect prompts (at least one per recipe family of the procedural engine), by category and search, each with a preview made by this engine.
+         */
+        get: operations["timbre_sound_generation_explore"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sound-generation/explore/{prompt_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview a curated prompt
+         * @description The procedural engine's render of a catalogue prompt (MP3, 44.1 kHz, 128 kbit/s), made on first request and kept. Not charged.
+         */
+        get: operations["timbre_sound_generation_explore_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workspace/find-sso-provider": {
         parameters: {
             query?: never;
@@ -8379,6 +8499,12 @@ export interface components {
              */
             revoke_api_keys?: boolean;
         };
+        /**
+         * SFXModelId
+         * @default eleven_text_to_sound_v2
+         * @enum {string}
+         */
+        SFXModelId: "eleven_text_to_sound_v2";
         SSODomain: {
             domain: string;
             provider_id: string;
@@ -8934,6 +9060,53 @@ export interface components {
          * @enum {string}
          */
         SingleUseTokenType: "realtime_scribe" | "batch_scribe" | "tts_websocket";
+        SoundGenerationCategory: {
+            category_id: string;
+            name: string;
+            count: number;
+        };
+        SoundGenerationExplore: {
+            categories: components["schemas"]["SoundGenerationCategory"][];
+            prompts: components["schemas"]["SoundGenerationPrompt"][];
+        };
+        SoundGenerationHistoryItem: {
+            sound_generation_history_item_id: string;
+            text: string;
+            settings: components["schemas"]["SoundGenerationSettings"];
+            duration_seconds: number;
+            format: string;
+            content_type: string;
+            created_at_unix: number;
+            download_url: string;
+        };
+        SoundGenerationHistoryPage: {
+            items: components["schemas"]["SoundGenerationHistoryItem"][];
+            has_more: boolean;
+        };
+        SoundGenerationPrompt: {
+            prompt_id: string;
+            title: string;
+            text: string;
+            category: string;
+            duration_seconds: number;
+            loop: boolean;
+            recipes: string[];
+            preview_url: string;
+        };
+        SoundGenerationSettings: {
+            loop: boolean;
+            /** @description As requested; null when the server chose. */
+            duration_seconds: number | null;
+            prompt_influence: number;
+            model_id: string;
+            /** @description The seed used: send it as `seed` to make the same sound again. */
+            seed: number;
+            output_format: string;
+            /** @description `procedural` (the embedded engine) or `http` (a configured sound-effect server). */
+            engine: string;
+            /** @description The procedural engine's recipes the prompt was rendered with. */
+            recipes: string[];
+        };
         /**
          * SpeakerAudioResponseModel
          * @example {
@@ -9762,6 +9935,43 @@ export interface components {
              * @description List of options for sharing the resource further in the workspace. These are users who don't have access to the resource yet.
              */
             share_options: components["schemas"]["ShareOptionResponseModel"][];
+        };
+        /** TimbreSoundGenerationRequest */
+        TimbreSoundGenerationRequest: {
+            /**
+             * Text
+             * @description The text that will get converted into a sound effect.
+             * @example A large, ancient wooden door slowly opening in an eerie, abandoned castle..
+             */
+            text: string;
+            /**
+             * Loop
+             * @description Whether to create a sound effect that loops smoothly. Only available for the 'eleven_text_to_sound_v2 model'.
+             * @default false
+             */
+            loop?: boolean;
+            /**
+             * Duration Seconds
+             * @description The duration of the sound which will be generated in seconds. Must be at least 0.5 and at most 30. If set to None we will guess the optimal duration using the prompt. Defaults to None.
+             */
+            duration_seconds?: number | null;
+            /**
+             * Prompt Influence
+             * @description A higher prompt influence makes your generation follow the prompt more closely while also making generations less variable. Must be a value between 0 and 1. Defaults to 0.3.
+             * @default 0.3
+             */
+            prompt_influence?: number | null;
+            /**
+             * @description The model ID to use for the sound generation.
+             * @default eleven_text_to_sound_v2
+             * @example eleven_text_to_sound_v2
+             */
+            model_id?: components["schemas"]["SFXModelId"];
+            /**
+             * Seed
+             * @description Timbre's addition: the same seed and text (with the same settings) give the same bytes. Left out, the server picks one and returns it in `x-timbre-sfx-seed`.
+             */
+            seed?: number | null;
         };
         /**
          * TimbreWorkspaceResourceType
@@ -16961,6 +17171,313 @@ export interface operations {
             422: components["responses"]["ValidationError"];
             /** @description `too_many_attempts`: Too many attempts, please try again in a few minutes. (attempt limits per account and per address; `Retry-After` gives the seconds to wait where known). */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    sound_generation: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. So an mp3 with 22.05kHz sample rate at 32kbs is represented as mp3_22050_32. MP3 with 192kbps bitrate requires you to be subscribed to Creator tier or above. PCM with 44.1kHz sample rate requires you to be subscribed to Pro tier or above. Note that the μ-law format (sometimes written mu-law, often approximated as u-law) is commonly used for Twilio audio inputs. */
+                output_format?: components["schemas"]["AllowedOutputFormats"];
+            };
+            header?: {
+                /** @description Your API key. This is required by most endpoints to access our API programmatically. You can view your xi-api-key using the 'Profile' tab on the website. */
+                "xi-api-key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimbreSoundGenerationRequest"];
+            };
+        };
+        responses: {
+            /** @description The generated sound effect as an MP3 file */
+            200: {
+                headers: {
+                    /** @description The number of characters used for billing */
+                    "character-cost"?: string;
+                    /** @description The `sound_generation_history_item_id` of the sound in the history. */
+                    "history-item-id"?: string;
+                    /** @description The procedural recipes the prompt was rendered with, comma-separated (`remote` for a configured server). */
+                    "x-timbre-sfx-recipes"?: string;
+                    /** @description The seed used: send it back as `seed` to make the same sound. */
+                    "x-timbre-sfx-seed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sound_generation_history: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Items per page, 1 to 1000. */
+                page_size?: number;
+                /** @description Only items whose prompt contains this (case-insensitive). */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoundGenerationHistoryPage"];
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `sound_generation` permission, or the member's groups do not allow `sound_effects`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sound_generation_history_audio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `sound_generation_history_item_id`. */
+                history_item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `sound_generation` permission, or the member's groups do not allow `sound_effects`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `history_item_not_found`: no such sound effect of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sound_generation_history_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `sound_generation_history_item_id`. */
+                history_item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `sound_generation` permission, or the member's groups do not allow `sound_effects`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `history_item_not_found`: no such sound effect of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sound_generation_explore: {
+        parameters: {
+            query?: {
+                /** @description A `category_id` of the response's categories. */
+                category?: string;
+                /** @description Only prompts whose title or text contains this (case-insensitive). */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoundGenerationExplore"];
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `sound_generation` permission, or the member's groups do not allow `sound_effects`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_sound_generation_explore_audio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The prompt's `prompt_id`. */
+                prompt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `sound_generation` permission, or the member's groups do not allow `sound_effects`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `prompt_not_found`. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

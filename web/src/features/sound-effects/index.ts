@@ -1,0 +1,1 @@
+export { SoundEffectsPage, type SoundEffectsTab } from './components/SoundEffectsPage';
