@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -30,6 +31,7 @@ import (
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
 	"timbre/internal/metering"
+	"timbre/internal/music"
 	"timbre/internal/netguard"
 	"timbre/internal/secret"
 	"timbre/internal/server"
@@ -86,6 +88,8 @@ type App struct {
 	// Isolator is the voice isolator (RNNoise).
 	Isolator *isolate.Service
 	STS      *sts.Service
+	// Music composes songs (the embedded algorithmic composer, or TIMBRE_MUSIC_URL).
+	Music    *music.Service
 	Voices   *voice.Service
 	Webhooks *webhook.Service
 	Server   *server.Server
@@ -211,6 +215,11 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
 	a.Voices.Isolator = rnnoise          // clone samples' remove_background_noise
 	a.Voices.Recognizers = a.Recognizers // professional voices' captcha check
+	var composer music.Engine = music.Offline{}
+	if cfg.MusicURL != "" {
+		composer = &music.Remote{URL: cfg.MusicURL, Key: cfg.MusicKey}
+	}
+	a.Music = &music.Service{DB: a.DB, Blob: a.Blob, Engine: composer}
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
@@ -234,6 +243,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&classifier.Handlers{Svc: a.Classifier, MaxUpload: cfg.MaxUploadBytes},
 		&isolate.Handlers{Svc: a.Isolator, MaxUpload: min(cfg.MaxUploadBytes, isolate.DefaultMaxUpload)},
 		&sts.Handlers{Svc: a.STS, MaxUpload: min(cfg.MaxUploadBytes, sts.DefaultMaxUpload)},
+		&music.Handlers{Svc: a.Music, MaxBody: cfg.MaxBodyBytes},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -241,7 +251,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: tts.ExposedHeaders, PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
+		Logger: a.Log, ExposedHeaders: append(slices.Clone(tts.ExposedHeaders), "song-id"), PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
 		PublicURLFromRequest: cfg.PublicURLFromRequest,
 	})
 	ok = true

@@ -50,6 +50,8 @@ type Config struct {
 
 	STSConverterURL string // TIMBRE_STS_CONVERTER_URL: a neural voice converter (convert.HTTP's protocol)
 	STSConverterKey string // TIMBRE_STS_CONVERTER_KEY
+	MusicURL        string // TIMBRE_MUSIC_URL: an ElevenLabs-compatible music server (its /v1/music/stream)
+	MusicKey        string // TIMBRE_MUSIC_KEY
 
 	EspeakWorkers int // TIMBRE_ESPEAK_WORKERS: espeak-ng worker processes (0 = one per CPU)
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
@@ -135,6 +137,8 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"stt-openai-languages", "TIMBRE_STT_OPENAI_LANGUAGES", "comma-separated languages (ISO 639-1) that server transcribes; empty = any it accepts", str(&c.STTOpenAILanguages, ""), run},
 		{"sts-converter-url", "TIMBRE_STS_CONVERTER_URL", "URL of a neural voice converter for speech to speech (multipart POST of the recording and a reference clip of the target voice; see internal/convert/http.go); empty = the embedded parametric converter", str(&c.STSConverterURL, ""), run},
 		{"sts-converter-key", "TIMBRE_STS_CONVERTER_KEY", "bearer token for that converter", str(&c.STSConverterKey, ""), run},
+		{"music-url", "TIMBRE_MUSIC_URL", "base URL of an ElevenLabs-compatible music server (plans are sent to its POST /v1/music/stream); empty = the embedded algorithmic composer played with FluidSynth", str(&c.MusicURL, ""), run},
+		{"music-key", "TIMBRE_MUSIC_KEY", "xi-api-key for that music server", str(&c.MusicKey, ""), run},
 		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
 		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
 		{"webhook-allow-private", "TIMBRE_WEBHOOK_ALLOW_PRIVATE", "let webhooks reach private, loopback and link-local addresses", boolean(&c.WebhookAllowPrivate), run},

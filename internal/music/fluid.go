@@ -115,9 +115,11 @@ func (s *synth) program(ch, prog int) {
 	C.fluid_synth_program_change(s.s, C.int(ch), C.int(prog))
 }
 
-func (s *synth) noteOn(ch, key, vel int) { C.fluid_synth_noteon(s.s, C.int(ch), C.int(key), C.int(vel)) }
-func (s *synth) noteOff(ch, key int)     { C.fluid_synth_noteoff(s.s, C.int(ch), C.int(key)) }
-func (s *synth) cc(ch, ctrl, val int)    { C.fluid_synth_cc(s.s, C.int(ch), C.int(ctrl), C.int(val)) }
+func (s *synth) noteOn(ch, key, vel int) {
+	C.fluid_synth_noteon(s.s, C.int(ch), C.int(key), C.int(vel))
+}
+func (s *synth) noteOff(ch, key int)  { C.fluid_synth_noteoff(s.s, C.int(ch), C.int(key)) }
+func (s *synth) cc(ch, ctrl, val int) { C.fluid_synth_cc(s.s, C.int(ch), C.int(ctrl), C.int(val)) }
 
 // render appends n stereo frames to l and r.
 func (s *synth) render(l, r []float32, n int) ([]float32, []float32) {
