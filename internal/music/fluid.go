@@ -6,6 +6,9 @@ package music
 #include <fluidsynth.h>
 
 static fluid_settings_t *timbre_settings(double rate) {
+	// A synth starts without a soundfont (it borrows the shared one): its "no preset" warnings
+	// at creation are noise.
+	fluid_set_log_function(FLUID_WARN, NULL, NULL);
 	fluid_settings_t *s = new_fluid_settings();
 	fluid_settings_setnum(s, "synth.sample-rate", rate);
 	fluid_settings_setnum(s, "synth.gain", 0.5);

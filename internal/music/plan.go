@@ -273,7 +273,8 @@ func Derive(p *Plan) Params {
 		prm.BPM *= 0.85
 		prm.Mood = strings.TrimSpace(prm.Mood + " " + firstWord(pos, slowMoods))
 	}
-	if m := reBPM.FindStringSubmatch(pos); m != nil {
+	// The last tempo and key named win: an edit appended to a plan's styles takes effect.
+	if m := last(reBPM.FindAllStringSubmatch(pos, -1)); m != nil {
 		if v, err := strconv.ParseFloat(m[1], 64); err == nil {
 			prm.BPM = v
 		}
@@ -283,10 +284,10 @@ func Derive(p *Plan) Params {
 	if g.Minor || prm.Minor {
 		prm.Root = 9 // A minor
 	}
-	if m := reKey.FindStringSubmatch(pos); m != nil {
+	if m := last(reKey.FindAllStringSubmatch(pos, -1)); m != nil {
 		prm.Root = (pitchClass[m[1]] + accidental(m[2]) + 12) % 12
 		prm.Minor = strings.HasPrefix(m[3], "min")
-	} else if m := reKeyOf.FindStringSubmatch(pos); m != nil {
+	} else if m := last(reKeyOf.FindAllStringSubmatch(pos, -1)); m != nil {
 		prm.Root = (pitchClass[m[1]] + accidental(m[2]) + 12) % 12
 	}
 	for _, in := range instruments {
@@ -304,6 +305,13 @@ func Derive(p *Plan) Params {
 		prm.Sections = append(prm.Sections, deriveSection(i, len(p.Sections), s, prm.NoDrums, g))
 	}
 	return prm
+}
+
+func last(m [][]string) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m[len(m)-1]
 }
 
 func firstWord(text string, words []string) string {
