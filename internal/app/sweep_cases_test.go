@@ -57,6 +57,8 @@ func alphaIsolation(a *alphaFx) map[string]string {
 	return map[string]string{"history_item_id": a.isolationID}
 }
 
+func alphaSong(a *alphaFx) map[string]string { return map[string]string{"song_id": a.songID} }
+
 func betaVoice(a *alphaFx) map[string]string { return map[string]string{"resource_id": a.betaVoiceID} }
 
 // tenantCases is the sweep table, one entry per registered route.
@@ -157,6 +159,11 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-voice/design":                                                 {own: "designs previews of the caller's own description, charged to the caller's workspace", body: body(map[string]any{"voice_description": "a calm young American woman", "auto_generate_text": true})},
 		"POST /v1/audio-isolation":                                                      {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio-isolation/stream":                                               {own: "isolates the audio the caller sends, charged to the caller's workspace"},
+		"POST /v1/music":                                                                {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/stream":                                                         {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/detailed":                                                       {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/plan":                                                           {own: "writes a plan from the caller's prompt; reads no stored data", body: body(map[string]any{"prompt": "alpha jazz"})},
+		"GET /v1/music/history":                                                         {own: "the caller's own songs (A's must not be among them)", query: q("search", "alpha")},
 		"GET /v1/audio-isolation/history":                                               {own: "the caller's own isolations (A's must not be among them)", query: q("search", "alpha podcast")},
 		"POST /v1/single-use-token/{token_type}":                                        {own: "a token acting for the caller's own key or session"},
 		"GET /v1/user/api-keys":                                                         {own: "the caller's workspace's keys"},
@@ -235,6 +242,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-speech/{voice_id}/stream/with-timestamps": {body: body(map[string]any{"text": "Beta speaks."})},
 		"GET /v1/audio-isolation/history/{history_item_id}/audio":   {pathFn: alphaIsolation},
 		"DELETE /v1/audio-isolation/history/{history_item_id}":      {pathFn: alphaIsolation},
+		"GET /v1/music/history/{song_id}/audio":                     {pathFn: alphaSong},
+		"DELETE /v1/music/history/{song_id}":                        {pathFn: alphaSong},
 		"POST /v1/speech-to-speech/{voice_id}":                      {},
 		"POST /v1/speech-to-speech/{voice_id}/stream":               {},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
