@@ -26,6 +26,9 @@
 #      the speaker's print first among every base voice and the other speakers)
 #   7. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
 #      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
+#   8. music: a 30-second song from a prompt, composed and played on FluidSynth, mastered —
+#      BenchmarkRender30s in internal/music (goal: < 5 s per song, i.e. ≥ 6× real time; its
+#      measured tempo error and loudness are reported beside it)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
 # internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency), for
@@ -34,7 +37,7 @@
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts]   (default: all seven)
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts] [music]   (default: all eight)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -45,7 +48,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts music)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -66,7 +69,8 @@ for g in "${groups[@]}"; do
       add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
     clone) b=BenchmarkClone; add_pkgs ./internal/voiceprint/ ;;
     sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone or sts)" >&2; exit 2 ;;
+    music) b=BenchmarkRender30s; add_pkgs ./internal/music/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone, sts or music)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -128,6 +132,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
     rt = sprintf("  %8.0f ms %8.0f ms %6d of %3d %10.1f   p50 <= 300 ms   %s", p50, metric("p90-ms"), metric("words-timed"), metric("words"), metric("partials/s"), verdict(p50 <= 300))
   } else if (p[1] == "BenchmarkConvert" && n == 1) {
     x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
+  } else if (p[1] == "BenchmarkRender30s" && n == 1) {
+    sps = metric("s/song"); mus = sprintf("  %9.2f s %10.1fx   < 5 s   %-6s %10.1f %% %10.1f LUFS", sps, metric("x-rt"), verdict(sps < 5), metric("bpm-err-%"), metric("LUFS"))
   } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
     bs[1] = sprintf("  %-34s %10.2fx %10s %9.3f", "pocketsphinx_batch (one process)", metric("cmd-x-rt"), "1.00x", metric("cmd-cpu-per-s"))
     for (w = 1; w <= 2; w++) {
@@ -238,6 +244,12 @@ END {
     print "   female pitch (1.8x) and formants (1.15x)"
     printf "  %11s   %-17s %s\n", "x real time", "goal", "result"
     print conv
+  }
+  if (mus != "") {
+    print ""
+    print "8. Music — a 30-second pop song from a prompt: composed, played on FluidSynth (FluidR3_GM), mastered (mono, 44.1 kHz)"
+    printf "  %11s %11s   %-7s %-6s %12s %15s\n", "per song", "x real time", "goal", "result", "tempo error", "loudness"
+    print mus
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total
