@@ -251,3 +251,10 @@ export const IsolatorIcon = (p: IconProps) => (
     <path d="M3 12h1M20 12h1M7 10v4M17 10v4M10 5v14M14 7v10" />
   </svg>
 );
+export const MusicIcon = (p: IconProps) => (
+  <svg {...base(p)}>
+    <path d="M9 18V5l12-2v13" />
+    <circle cx="6" cy="18" r="3" />
+    <circle cx="18" cy="16" r="3" />
+  </svg>
+);

@@ -16,6 +16,7 @@ import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceLibraryPage } from '@/features/voice-library';
+import { MusicPage } from '@/features/music';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { ProfessionalClonePage, VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -74,6 +75,12 @@ export function VoiceIsolatorRoute() {
   const queryClient = useQueryClient();
   // An isolation is charged: the credits in the sidebar's usage meter change.
   return <VoiceIsolatorPage onIsolated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+export function MusicRoute() {
+  useDocumentTitle('Music');
+  const queryClient = useQueryClient();
+  // A song is charged: the credits in the sidebar's usage meter change.
+  return <MusicPage onComposed={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
 export function SpeechToSpeechRoute() {
   useDocumentTitle('Speech to Speech');
