@@ -1,8 +1,7 @@
 // Music through the official ElevenLabs JS SDK: music.compositionPlan.create (a plan of the asked
 // length), music.compose from a prompt and from the (edited) plan with a seed (the same bytes
 // twice), music.stream, music.composeDetailed (the SDK's multipart parser: plan, song metadata,
-// the audio and its file name, the song-id), and the SDK's 422 for lyrics the offline engine
-// cannot sing.
+// the audio and its file name, the song-id), lyrics sung, and the SDK's 422 for a bad section.
 //
 //   TIMBRE_BASE_URL=http://127.0.0.1:8080 TIMBRE_API_KEY=sk_… node e2e/music_sdk.mjs
 //
@@ -88,18 +87,26 @@ await check('music.composeDetailed (the SDK parses the multipart response)', asy
   return { title: m.title, filename: r.filename, bytes: r.audio.length };
 });
 
-await check('music.compose with lyrics → 422 naming the line', async () => {
+await check('music.compose with lyrics (sung by a speech engine on the melody)', async () => {
   assert(plan, 'no plan');
-  const withLines = { ...plan, sections: plan.sections.map((s, i) => (i === 0 ? { ...s, lines: ['la la la'] } : s)) };
+  const withLines = { ...plan, sections: plan.sections.map((s) => ({ ...s, lines: ['hold on to the feeling', 'let it rise'] })) };
+  const { bytes } = await collect(await client.music.compose({ compositionPlan: withLines, seed: 3 }));
+  assert(isMp3(bytes), 'not mp3');
+  return { bytes: bytes.length };
+});
+
+await check('music.compose: a section of 1 s → 422 naming it', async () => {
+  assert(plan, 'no plan');
+  const bad = { ...plan, sections: plan.sections.map((s, i) => (i === 0 ? { ...s, durationMs: 1000 } : s)) };
   try {
-    await collect(await client.music.compose({ compositionPlan: withLines }));
+    await collect(await client.music.compose({ compositionPlan: bad }));
   } catch (err) {
     assert(err instanceof ElevenLabsError && err.statusCode === 422, `error ${err?.message}`);
     const loc = err.body?.detail?.[0]?.loc ?? [];
-    assert(loc.includes('lines'), `loc ${JSON.stringify(loc)}`);
+    assert(loc.includes('duration_ms'), `loc ${JSON.stringify(loc)}`);
     return { loc };
   }
-  throw new Error('lyrics were accepted');
+  throw new Error('a 1-second section was accepted');
 });
 
 emit({ summary: true, failures });

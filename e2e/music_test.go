@@ -7,7 +7,7 @@ import (
 
 // TestSDKMusic drives music with the official ElevenLabs JS SDK (music_sdk.mjs): plans, compose
 // from a prompt and from a seeded plan (repeatable), stream, composeDetailed through the SDK's
-// multipart parser, and the 422 for lyrics.
+// multipart parser, lyrics sung, and the 422 for a section too short.
 func TestSDKMusic(t *testing.T) {
 	node := requireNode(t, "@elevenlabs/elevenlabs-js")
 	srv := StartTimbre(t)

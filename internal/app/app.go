@@ -215,7 +215,13 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		Converter: converter, Analyse: voiceprint.Analyse, Watermark: wm}
 	a.Voices.Isolator = rnnoise          // clone samples' remove_background_noise
 	a.Voices.Recognizers = a.Recognizers // professional voices' captcha check
-	var composer music.Engine = music.Offline{}
+	offline := music.Offline{}
+	if fl, ok := a.Engines["flite"]; ok {
+		// Lyrics are sung by flite's kal16, a diphone voice: the same audio every time, so a
+		// seed repeats a sung song too.
+		offline.Singer = &music.Singer{Synth: fl, Voice: "kal16"}
+	}
+	var composer music.Engine = offline
 	if cfg.MusicURL != "" {
 		composer = &music.Remote{URL: cfg.MusicURL, Key: cfg.MusicKey}
 	}

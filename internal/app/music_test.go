@@ -138,13 +138,24 @@ func TestMusic(t *testing.T) {
 				t.Fatalf("charged %d credits in all", got)
 			}
 
-			// The history: four songs, newest first; the download is the song.
+			// Lyrics are sung (flite on the melody): from the prompt's lyrics_text.
+			sung := e.do("POST", "/v1/music", e.key, map[string]any{"prompt": "pop ballad", "music_length_ms": 8000,
+				"lyrics_text": "[Verse]\nHold on to the feeling\nLet it rise and come alive"})
+			expect(t, sung, 200)
+			if pcm, rate, err := audio.Decode(ctx, sung.body); err != nil || math.Abs(1000*float64(len(pcm))/float64(rate)-8000) > 50 {
+				t.Fatalf("sung song: %v", err)
+			}
+
+			// The history: five songs, newest first; the download is the song.
 			h := e.musicHistory(e.key, "")
-			if len(h.Items) != 4 || h.HasMore {
+			if len(h.Items) != 5 || h.HasMore {
 				t.Fatalf("history: %+v", h)
 			}
 			var found bool
 			for _, it := range h.Items {
+				if it.Prompt != nil && *it.Prompt == "pop ballad" && (it.CompositionPlan == nil || !it.CompositionPlan.HasLyrics()) {
+					t.Fatalf("the sung song's plan has no lines: %+v", it.CompositionPlan)
+				}
 				if it.SongID == songID {
 					found = true
 					if it.Seed != 5 || it.Engine != "fluidsynth" || it.DurationMs != 12000 || it.Prompt != nil || it.CompositionPlan == nil {
@@ -175,8 +186,7 @@ func TestMusic(t *testing.T) {
 	}
 }
 
-// TestMusicRefusals: bad input is a 422 naming the field (lyrics included: the offline engine
-// cannot sing), and nothing is charged or kept.
+// TestMusicRefusals: bad input is a 422 naming the field, and nothing is charged or kept.
 func TestMusicRefusals(t *testing.T) {
 	e := newEnv(t, "sqlite")
 	good := music.PlanFromPrompt("pop", 6000)
@@ -205,8 +215,8 @@ func TestMusicRefusals(t *testing.T) {
 		{"no sections", "/v1/music", withPlan(func(p *music.Plan) { p.Sections = nil }), []any{"body", "composition_plan", "sections"}},
 		{"short section", "/v1/music/detailed", withPlan(func(p *music.Plan) { p.Sections[0].DurationMs = 1000 }), []any{"body", "composition_plan", "sections", float64(0), "duration_ms"}},
 		{"nameless section", "/v1/music", withPlan(func(p *music.Plan) { p.Sections[0].SectionName = "" }), []any{"body", "composition_plan", "sections", float64(0), "section_name"}},
-		{"lyrics", "/v1/music", withPlan(func(p *music.Plan) { p.Sections[0].Lines = []string{"la la la"} }), []any{"body", "composition_plan", "sections", float64(0), "lines", float64(0)}},
-		{"lyrics text", "/v1/music", map[string]any{"prompt": "pop", "lyrics_text": "hello"}, []any{"body", "lyrics_text"}},
+		{"long line", "/v1/music", withPlan(func(p *music.Plan) { p.Sections[0].Lines = []string{strings.Repeat("la ", 70)} }), []any{"body", "composition_plan", "sections", float64(0), "lines", float64(0)}},
+		{"long lyrics", "/v1/music", map[string]any{"prompt": "pop", "lyrics_text": strings.Repeat("la ", 1400)}, []any{"body", "lyrics_text"}},
 		{"plan without prompt", "/v1/music/plan", map[string]any{"music_length_ms": 5000}, []any{"body", "prompt"}},
 		{"plan length", "/v1/music/plan", map[string]any{"prompt": "pop", "music_length_ms": 100}, []any{"body", "music_length_ms"}},
 	}

@@ -40,6 +40,9 @@ type Score struct {
 	Bounds   []int // section boundaries: Bounds[i]..Bounds[i+1] is section i
 	events   []event
 	programs map[int]int
+	sung     []sungWord // the lyrics on the melody (see Singer)
+	// Singer sings the lyrics; without one they are not rendered.
+	Singer *Singer
 }
 
 // scale degrees (semitones above the root) of the modes.
@@ -108,6 +111,10 @@ func Compose(prm Params, seed uint64) *Score {
 		// A section starting mid-bar begins at its next bar line; the rest of the bar keeps the
 		// previous section's chord ringing (already scheduled by it).
 		motif := makeMotif(rng, prm.Genre, s.Energy)
+		var lyrics *lyricQueue
+		if len(s.Lines) > 0 {
+			lyrics = newLyricQueue(s.Lines)
+		}
 		for bar := firstBar; ; bar++ {
 			bs := int(float64(bar) * 4 * beat)
 			if bs >= to {
@@ -122,7 +129,7 @@ func Compose(prm Params, seed uint64) *Score {
 				sc.drums(prm.Genre, bs, be, beat, s, bar-firstBar, rng)
 			}
 			if s.Melody {
-				sc.melody(prm, scale, deg, motif, bs, be, beat, s, bar-firstBar)
+				sc.melody(prm, scale, deg, motif, bs, be, beat, s, bar-firstBar, lyrics)
 			}
 		}
 	}
@@ -330,7 +337,7 @@ func makeMotif(rng *rand.Rand, g Genre, energy float64) motif {
 	return m
 }
 
-func (sc *Score) melody(prm Params, scale []int, deg int, m motif, bs, be int, beat float64, s SectionParams, barIdx int) {
+func (sc *Score) melody(prm Params, scale []int, deg int, m motif, bs, be int, beat float64, s SectionParams, barIdx int, lyrics *lyricQueue) {
 	half := barIdx % 2 // which bar of the two-bar motif
 	base := 72 + prm.Root
 	if prm.Root > 5 {
@@ -356,7 +363,9 @@ func (sc *Score) melody(prm Params, scale []int, deg int, m motif, bs, be int, b
 			key -= []int{0, 2, 3, 5}[barIdx%4]
 			key = snap(key, prm.Root, scale)
 		}
-		sc.note(leadChannel, key, v, start, end)
+		if !lyrics.take(sc, key, start, end) {
+			sc.note(leadChannel, key, v, start, end)
+		}
 	}
 }
 

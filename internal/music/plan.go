@@ -175,7 +175,8 @@ type SectionParams struct {
 	Energy   float64 // 0.2 … 1
 	Drums    bool
 	Melody   bool
-	Duration int // ms
+	Duration int      // ms
+	Lines    []string // lyrics to sing on the melody
 }
 
 var (
@@ -347,6 +348,12 @@ func role(name string, i, n int) string {
 func deriveSection(i, n int, s Section, noDrums bool, g Genre) SectionParams {
 	r := role(s.SectionName, i, n)
 	sp := SectionParams{Name: s.SectionName, Role: r, Energy: roleEnergy[r], Duration: s.DurationMs, Melody: r != "intro" && r != "outro" && r != "breakdown"}
+	for _, l := range s.Lines {
+		if strings.TrimSpace(l) != "" {
+			sp.Lines = append(sp.Lines, l)
+			sp.Melody = true // lyrics are sung on the melody
+		}
+	}
 	pos, neg := lower(s.PositiveLocalStyles), lower(s.NegativeLocalStyles)
 	if anyWord(pos, softWords) {
 		sp.Energy -= 0.2

@@ -66,6 +66,11 @@ func RenderWith(ctx context.Context, sf2 string, sc *Score, emit func([]int16) e
 				ev++
 			}
 		}
+		if sc.Singer != nil && len(sc.sung) > 0 {
+			if err := sc.Singer.mixVocals(ctx, sc, sc.Bounds[i], end, l, r); err != nil {
+				return err
+			}
+		}
 		out := m.process(i, l, r)
 		if i+2 == len(sc.Bounds) {
 			out = append(out, m.flush()...)

@@ -54,11 +54,15 @@ type Engine interface {
 	Compose(ctx context.Context, s *Song, f audio.Format, w io.Writer) error
 }
 
-// Offline is the embedded engine: algorithmic composition played on the General MIDI soundfont.
-type Offline struct{ SoundFont string }
+// Offline is the embedded engine: algorithmic composition played on the General MIDI soundfont,
+// lyrics sung by Singer (none: lyrics are refused).
+type Offline struct {
+	SoundFont string
+	Singer    *Singer
+}
 
-func (Offline) Name() string { return "fluidsynth" }
-func (Offline) Sings() bool  { return false }
+func (Offline) Name() string  { return "fluidsynth" }
+func (o Offline) Sings() bool { return o.Singer != nil }
 
 func (o Offline) Compose(ctx context.Context, s *Song, f audio.Format, w io.Writer) error {
 	sf := o.SoundFont
@@ -69,7 +73,9 @@ func (o Offline) Compose(ctx context.Context, s *Song, f audio.Format, w io.Writ
 	if err != nil {
 		return err
 	}
-	err = RenderWith(ctx, sf, Compose(Derive(s.Plan), uint64(s.Seed)), enc.Write)
+	sc := Compose(Derive(s.Plan), uint64(s.Seed))
+	sc.Singer = o.Singer
+	err = RenderWith(ctx, sf, sc, enc.Write)
 	if cerr := enc.Close(); err == nil {
 		err = cerr
 	}
@@ -160,10 +166,58 @@ func (s *Service) Plan(r *Request) (*Plan, error) {
 		}
 		return &p, nil
 	}
-	if strings.TrimSpace(r.LyricsText) != "" && !r.ForceInstrumental && !s.Engine.Sings() {
+	lyrics := strings.TrimSpace(r.LyricsText) != "" && !r.ForceInstrumental
+	if lyrics && !s.Engine.Sings() {
 		return nil, errNoSinging("body", "lyrics_text")
 	}
-	return PlanFromPrompt(r.Prompt, r.LengthMs), nil
+	p := PlanFromPrompt(r.Prompt, r.LengthMs)
+	if lyrics {
+		withLyrics(p, r.LyricsText)
+	}
+	return p, nil
+}
+
+// withLyrics spreads lyrics over a plan's sections that carry the melody (not the intro or
+// outro), in order, a share of the lines each; "[Verse]" headings are dropped. The plan is then
+// no longer instrumental.
+func withLyrics(p *Plan, text string) {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]") {
+			continue
+		}
+		if len([]rune(l)) > MaxLineChars {
+			l = string([]rune(l)[:MaxLineChars])
+		}
+		lines = append(lines, l)
+	}
+	var sung []int
+	for i, s := range p.Sections {
+		if r := role(s.SectionName, i, len(p.Sections)); r != "intro" && r != "outro" {
+			sung = append(sung, i)
+		}
+	}
+	if len(sung) == 0 {
+		for i := range p.Sections {
+			sung = append(sung, i)
+		}
+	}
+	for k, i := range sung {
+		a, b := k*len(lines)/len(sung), (k+1)*len(lines)/len(sung)
+		p.Sections[i].Lines = append([]string{}, lines[a:min(b, a+MaxLines)]...)
+	}
+	keep := func(styles []string, drop string) []string {
+		out := []string{}
+		for _, s := range styles {
+			if s != drop {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	p.PositiveGlobalStyles = append(keep(p.PositiveGlobalStyles, "instrumental"), "vocals")
+	p.NegativeGlobalStyles = keep(p.NegativeGlobalStyles, "vocals")
 }
 
 // Begin plans the song and reserves its charge: invalid input is a 4xx that charges and stores

@@ -92,7 +92,7 @@ describe('MusicPage', () => {
     expect(within(history).getByRole('link', { name: 'Download A jazz tune' })).toHaveAttribute('href', '/v1/music/history/song1/audio');
   });
 
-  it('shows the server’s refusal naming the field (lyrics the offline engine cannot sing)', async () => {
+  it('shows the server’s refusal naming the field (lyrics on a server that cannot sing them)', async () => {
     mockFetch({
       'GET /v1/music/history': () => jsonResponse({ items: [], has_more: false }),
       'POST /v1/music/plan': () => jsonResponse(plan),

@@ -93,7 +93,8 @@ export function MusicPage({ onComposed }: { onComposed?: () => void } = {}) {
       <p className="mt-1 max-w-3xl text-sm text-gray-600 dark:text-gray-400">
         Compose instrumental music from a description. The built-in engine is algorithmic, not a neural model: it turns the styles
         into a tempo, key, mode and instruments, writes chords, bass, melody and drums for each section as MIDI, plays them on a
-        General MIDI soundfont (FluidR3 with FluidSynth) and masters the result to −14 LUFS. It cannot sing. It costs{' '}
+        General MIDI soundfont (FluidR3 with FluidSynth) and masters the result to −14 LUFS. Lyrics (a plan’s lines) are sung by a
+        speech engine: each word spoken at its melody note’s pitch and stretched to the notes — robotic, not a trained singer. It costs{' '}
         {formatNumber(CREDITS_PER_MINUTE)} credits per minute of music.
       </p>
 

@@ -141,7 +141,7 @@ export function PlanEditor({ plan, onChange, disabled }: PlanEditorProps) {
         </p>
       </div>
       <p className="mt-2 text-xs text-gray-500">
-        The built-in engine is instrumental: it cannot sing, so lyrics are refused unless the server has a neural music engine configured.
+        Lines are sung on the melody by a speech engine (a word per group of notes, at their pitch); a server without one refuses them.
       </p>
     </section>
   );
