@@ -53,10 +53,13 @@ func PlanFromPrompt(prompt string, lengthMs int) *Plan {
 		pos = append(pos, strings.Fields(prm.Mood)...)
 	}
 	pos = append(pos, KeyName(prm.Root, prm.Minor), fmt.Sprintf("%.0f bpm", prm.BPM))
+	named := ""
 	for _, in := range instruments {
 		for _, w := range in.words {
-			if hasWord(text, w) && !hasWord(negText, w) {
+			// "piano" is not named again when "electric piano" was.
+			if hasWord(text, w) && !hasWord(negText, w) && !hasWord(named, w) {
 				pos = append(pos, w)
+				named += " " + w + " "
 				break
 			}
 		}

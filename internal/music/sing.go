@@ -104,19 +104,7 @@ func (s *Singer) mixVocals(ctx context.Context, sc *Score, from, to int, l, r []
 		if w.at < from || w.at >= to {
 			continue
 		}
-		res, err := s.Synth.Synthesize(ctx, engine.Request{Text: w.text, Voice: s.Voice, Language: "en",
-			Prosody: engine.Prosody{Rate: 1, Pitch: 50, PitchRange: 0, F0Hz: midiHz(w.key)}})
-		if err != nil {
-			return err
-		}
-		pcm := trimSilence(res.Audio)
-		if len(pcm.Samples) == 0 {
-			continue
-		}
-		if pcm.SampleRate != SampleRate {
-			pcm = engine.PCM{Samples: audio.Resample(pcm.Samples, pcm.SampleRate, SampleRate), SampleRate: SampleRate}
-		}
-		sung, err := convert.Stretch(ctx, pcm, w.end-w.at)
+		sung, err := s.sing(ctx, w)
 		if err != nil {
 			return err
 		}
@@ -147,6 +135,23 @@ func (s *Singer) mixVocals(ctx context.Context, sc *Score, from, to int, l, r []
 		}
 	}
 	return nil
+}
+
+// sing speaks w's word at its note's pitch, monotone, and stretches it to w's length.
+func (s *Singer) sing(ctx context.Context, w sungWord) (engine.PCM, error) {
+	res, err := s.Synth.Synthesize(ctx, engine.Request{Text: w.text, Voice: s.Voice, Language: "en",
+		Prosody: engine.Prosody{Rate: 1, Pitch: 50, PitchRange: 0, F0Hz: midiHz(w.key)}})
+	if err != nil {
+		return engine.PCM{}, err
+	}
+	pcm := trimSilence(res.Audio)
+	if len(pcm.Samples) == 0 {
+		return engine.PCM{SampleRate: SampleRate}, nil
+	}
+	if pcm.SampleRate != SampleRate {
+		pcm = engine.PCM{Samples: audio.Resample(pcm.Samples, pcm.SampleRate, SampleRate), SampleRate: SampleRate}
+	}
+	return convert.Stretch(ctx, pcm, w.end-w.at)
 }
 
 // trimSilence cuts the engine's leading and trailing silence.

@@ -3,12 +3,14 @@ package music
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"timbre/internal/engine"
 	"timbre/internal/errs"
+	"timbre/internal/voiceprint"
 )
 
 func TestSyllables(t *testing.T) {
@@ -58,6 +60,33 @@ func TestSingLyrics(t *testing.T) {
 	}
 	if slices.Equal(a, render(t, &inst, 4)) {
 		t.Fatal("the sung song is the instrumental")
+	}
+}
+
+// TestSungPitch: a sung word holds its note: the median F0 of "feeling" sung on A3 and on E3 is
+// within a semitone of the note, and it lasts exactly its notes (1.5 s: the analysis needs a
+// second of voice).
+func TestSungPitch(t *testing.T) {
+	fl, err := engine.NewFlite()
+	if err != nil {
+		t.Skip("flite:", err)
+	}
+	s := &Singer{Synth: fl, Voice: "kal16"}
+	for _, key := range []int{57, 52} {
+		pcm, err := s.sing(context.Background(), sungWord{text: "feeling", at: 0, end: SampleRate * 3 / 2, key: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pcm.Samples) != SampleRate*3/2 {
+			t.Fatalf("%d samples", len(pcm.Samples))
+		}
+		p, err := voiceprint.Analyse(pcm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if semis := 12 * math.Log2(p.F0Median/midiHz(key)); math.Abs(semis) > 1 {
+			t.Errorf("key %d (%.0f Hz): sung at %.0f Hz, %.1f semitones off", key, midiHz(key), p.F0Median, semis)
+		}
 	}
 }
 
