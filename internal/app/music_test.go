@@ -146,9 +146,18 @@ func TestMusic(t *testing.T) {
 				t.Fatalf("sung song: %v", err)
 			}
 
-			// The history: five songs, newest first; the download is the song.
+			// Detailed with_timestamps: the sung words and when they sound.
+			lp := *good(t, e)
+			lp.Sections[0].Lines = []string{"hold on to the feeling"}
+			ws := e.do("POST", "/v1/music/detailed", e.key, map[string]any{"composition_plan": lp, "with_timestamps": true, "seed": 1})
+			expect(t, ws, 200)
+			if !bytes.Contains(ws.body, []byte(`"words_timestamps":[{"word":"hold","start_ms":`)) {
+				t.Fatalf("words_timestamps: %.400s", ws.body)
+			}
+
+			// The history: six songs, newest first; the download is the song.
 			h := e.musicHistory(e.key, "")
-			if len(h.Items) != 5 || h.HasMore {
+			if len(h.Items) != 6 || h.HasMore {
 				t.Fatalf("history: %+v", h)
 			}
 			var found bool
@@ -237,6 +246,18 @@ func TestMusicRefusals(t *testing.T) {
 		t.Fatalf("refusals kept %+v", h)
 	}
 	// Without the permission the key is refused.
+}
+
+// good is a valid 6-second plan.
+func good(t *testing.T, e *env) *music.Plan {
+	t.Helper()
+	r := e.do("POST", "/v1/music/plan", e.key, map[string]any{"prompt": "pop", "music_length_ms": 6000})
+	expect(t, r, 200)
+	var p music.Plan
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		t.Fatal(err)
+	}
+	return &p
 }
 
 func equalLoc(a, b []any) bool {

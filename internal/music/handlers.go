@@ -164,7 +164,7 @@ func (h *Handlers) parse(r *http.Request, detailed bool) (*Request, error) {
 	if err != nil || !slices.Contains(audio.MusicFormats, formatName) {
 		v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(audio.MusicFormats, ", ")))
 	}
-	req := &Request{Format: format, ForceInstrumental: b.ForceInstrumental, ModelID: "music_v1", Seed: b.Seed}
+	req := &Request{Format: format, ForceInstrumental: b.ForceInstrumental, ModelID: "music_v1", Seed: b.Seed, WithTimestamps: detailed && b.WithTimestamps}
 	raw := b.CompositionPlan
 	planField := "composition_plan"
 	if isNull(raw) && !isNull(b.MusicPrompt) {
@@ -268,7 +268,7 @@ func (h *Handlers) compose(m mode) httpx.Handler {
 		// the JSON on one line right after the part's headers).
 		mw := multipart.NewWriter(out)
 		setHeaders(w, j, "multipart/mixed; boundary="+mw.Boundary())
-		meta, _ := json.Marshal(map[string]any{"composition_plan": j.Plan, "song_metadata": j.Metadata, "words_timestamps": nil})
+		meta, _ := json.Marshal(map[string]any{"composition_plan": j.Plan, "song_metadata": j.Metadata, "words_timestamps": j.Words})
 		jp, _ := mw.CreatePart(textproto.MIMEHeader{"Content-Type": {"application/json"}})
 		_, _ = jp.Write(meta)
 		ap, _ := mw.CreatePart(textproto.MIMEHeader{"Content-Type": {j.ContentType},

@@ -82,6 +82,27 @@ func (o Offline) Compose(ctx context.Context, s *Song, f audio.Format, w io.Writ
 	return err
 }
 
+// WordTimestamp is when a sung word sounds (the API's WordTimestamp).
+type WordTimestamp struct {
+	Word    string `json:"word"`
+	StartMs int    `json:"start_ms"`
+	EndMs   int    `json:"end_ms"`
+}
+
+// Words are the sung words' times: where the composer places them on the melody (the same
+// placement the song is played with).
+func (o Offline) Words(s *Song) []WordTimestamp {
+	if o.Singer == nil || !s.Plan.HasLyrics() {
+		return []WordTimestamp{}
+	}
+	sc := Compose(Derive(s.Plan), uint64(s.Seed))
+	out := make([]WordTimestamp, 0, len(sc.sung))
+	for _, w := range sc.sung {
+		out = append(out, WordTimestamp{Word: w.text, StartMs: w.at * 1000 / SampleRate, EndMs: w.end * 1000 / SampleRate})
+	}
+	return out
+}
+
 // Service composes songs for workspaces.
 type Service struct {
 	DB     Store
@@ -107,6 +128,7 @@ type Request struct {
 	LyricsText        string
 	ModelID           string
 	Format            audio.Format
+	WithTimestamps    bool // detailed: the sung words' times
 }
 
 // Metadata is the API's SongMetadata.
@@ -126,6 +148,9 @@ type Job struct {
 	Plan        *Plan
 	Metadata    Metadata
 	FileName    string
+	// Words are the sung words' times when asked for (with_timestamps) and the engine knows
+	// them; nil otherwise.
+	Words []WordTimestamp
 
 	svc   *Service
 	song  *Song
@@ -246,6 +271,9 @@ func (s *Service) Begin(ctx context.Context, c *access.Caller, r *Request) (*Job
 	j := &Job{ID: store.NewID(), ContentType: r.Format.ContentType(), Plan: p, svc: s, f: r.Format,
 		song: &Song{Plan: p, Seed: seed, Prompt: r.Prompt, Model: r.ModelID}, Credits: plan.MusicCredits(ms)}
 	j.Metadata = metadata(p, r.Prompt, ms)
+	if w, ok := s.Engine.(interface{ Words(*Song) []WordTimestamp }); ok && r.WithTimestamps {
+		j.Words = w.Words(j.song)
+	}
 	j.FileName = fileName(*j.Metadata.Title, r.Format)
 	j.units = metering.AudioUnits(float64(ms)/1000, 1)
 	j.row = &store.Song{ID: j.ID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, Title: *j.Metadata.Title,
