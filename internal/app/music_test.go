@@ -59,6 +59,14 @@ func TestMusic(t *testing.T) {
 			if !strings.Contains(strings.Join(p.PositiveGlobalStyles, "|"), "D minor") {
 				t.Fatalf("the plan lost the key: %v", p.PositiveGlobalStyles)
 			}
+			// A plan written from a source plan keeps its sections, rescaled to the length asked.
+			src := e.do("POST", "/v1/music/plan", e.key, map[string]any{"prompt": "rock", "music_length_ms": 24000, "source_composition_plan": p})
+			expect(t, src, 200)
+			var sp music.Plan
+			if err := json.Unmarshal(src.body, &sp); err != nil || sp.DurationMs() != 24000 || len(sp.Sections) != len(p.Sections) || sp.PositiveGlobalStyles[0] != "rock" {
+				t.Fatalf("plan from a source: %+v %v", sp, err)
+			}
+
 			// The user edits the plan: the tempo is set by a style.
 			p.PositiveGlobalStyles = append(p.PositiveGlobalStyles, "126 bpm")
 			before := e.workspace().CharacterCount
