@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"math"
@@ -136,13 +137,46 @@ func TestMusic(t *testing.T) {
 				t.Fatalf("detailed audio: %d bytes, plain %d", len(detailedAudio), len(a.body))
 			}
 
+			// Detailed as server-sent events: the plan, the metadata, the audio in chunks, done.
+			ev := e.do("POST", "/v1/music/detailed/stream", e.key, body)
+			expect(t, ev, 200)
+			if !strings.HasPrefix(ev.Header.Get("Content-Type"), "text/event-stream") || ev.Header.Get("song-id") == "" {
+				t.Fatalf("events: %v", ev.Header)
+			}
+			var types []string
+			var sseAudio []byte
+			for _, block := range strings.Split(strings.TrimSpace(string(ev.body)), "\n\n") {
+				data, ok := strings.CutPrefix(block[strings.Index(block, "\n")+1:], "data: ")
+				if !ok {
+					t.Fatalf("event %q", block)
+				}
+				var m map[string]any
+				if err := json.Unmarshal([]byte(data), &m); err != nil {
+					t.Fatal(err)
+				}
+				typ := m["type"].(string)
+				if len(types) == 0 || types[len(types)-1] != typ {
+					types = append(types, typ)
+				}
+				if typ == "audio_chunk" {
+					chunk, err := base64.StdEncoding.DecodeString(m["audio_base64"].(string))
+					if err != nil {
+						t.Fatal(err)
+					}
+					sseAudio = append(sseAudio, chunk...)
+				}
+			}
+			if strings.Join(types, ",") != "composition_plan,song_metadata,audio_chunk,done" || !bytes.Equal(sseAudio, a.body) {
+				t.Fatalf("events %v, %d audio bytes (plain %d)", types, len(sseAudio), len(a.body))
+			}
+
 			// Composing from a prompt: pcm at the asked length.
 			pr := e.do("POST", "/v1/music?output_format=pcm_22050", e.key, map[string]any{"prompt": "calm ambient piano", "music_length_ms": 4000, "force_instrumental": true})
 			expect(t, pr, 200)
 			if n := len(pr.body) / 2; math.Abs(float64(n)/22.05-4000) > 50 {
 				t.Fatalf("pcm song has %d samples", n)
 			}
-			if got := e.workspace().CharacterCount - before; got != 3*want+plan.MusicCredits(4000) {
+			if got := e.workspace().CharacterCount - before; got != 4*want+plan.MusicCredits(4000) {
 				t.Fatalf("charged %d credits in all", got)
 			}
 
@@ -163,9 +197,9 @@ func TestMusic(t *testing.T) {
 				t.Fatalf("words_timestamps: %.400s", ws.body)
 			}
 
-			// The history: six songs, newest first; the download is the song.
+			// The history: seven songs, newest first; the download is the song.
 			h := e.musicHistory(e.key, "")
-			if len(h.Items) != 6 || h.HasMore {
+			if len(h.Items) != 7 || h.HasMore {
 				t.Fatalf("history: %+v", h)
 			}
 			var found bool

@@ -162,6 +162,7 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/music":                                                                {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
 		"POST /v1/music/stream":                                                         {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
 		"POST /v1/music/detailed":                                                       {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/detailed/stream":                                                {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
 		"POST /v1/music/plan":                                                           {own: "writes a plan from the caller's prompt; reads no stored data", body: body(map[string]any{"prompt": "alpha jazz"})},
 		"GET /v1/music/history":                                                         {own: "the caller's own songs (A's must not be among them)", query: q("search", "alpha")},
 		"GET /v1/audio-isolation/history":                                               {own: "the caller's own isolations (A's must not be among them)", query: q("search", "alpha podcast")},

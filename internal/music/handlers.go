@@ -2,6 +2,7 @@ package music
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
@@ -34,6 +35,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/music", h.compose(modePlain), perm, feature)
 	rt.Authed("POST /v1/music/stream", h.compose(modeStream), perm, feature)
 	rt.Authed("POST /v1/music/detailed", h.compose(modeDetailed), perm, feature)
+	rt.Authed("POST /v1/music/detailed/stream", h.compose(modeEvents), perm, feature)
 	rt.Authed("POST /v1/music/plan", h.plan, perm, feature)
 	rt.Authed("GET /v1/music/history", h.history, perm, feature)
 	rt.Authed("GET /v1/music/history/{song_id}/audio", h.audio, perm, feature)
@@ -53,6 +55,7 @@ const (
 	modePlain mode = iota
 	modeStream
 	modeDetailed
+	modeEvents // detailed/stream: server-sent events
 )
 
 // body is the compose routes' JSON body (the API's Body_Compose_music_v1_music_post and its
@@ -236,7 +239,7 @@ func (h *Handlers) parse(r *http.Request, detailed bool) (*Request, error) {
 
 func (h *Handlers) compose(m mode) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		req, err := h.parse(r, m == modeDetailed)
+		req, err := h.parse(r, m == modeDetailed || m == modeEvents)
 		if err != nil {
 			return err
 		}
@@ -263,6 +266,9 @@ func (h *Handlers) compose(m mode) httpx.Handler {
 			}
 			return nil // once audio went out, a failure can only end the stream early
 		}
+		if m == modeEvents {
+			return h.events(w, r, j, out)
+		}
 		// detailed: multipart/mixed, the JSON part (plan and metadata, known before the song is
 		// played) first, then the audio part as it is made (the official SDK's parser expects
 		// the JSON on one line right after the part's headers).
@@ -280,6 +286,47 @@ func (h *Handlers) compose(m mode) httpx.Handler {
 		return nil
 	}
 }
+
+// events answers detailed/stream with server-sent events, each a JSON object with its type:
+// composition_plan, song_metadata, then audio_chunk events (base64 audio as it is made; the first
+// carries words_timestamps when asked for and known), and done (or error, once audio went out).
+func (h *Handlers) events(w http.ResponseWriter, r *http.Request, j *Job, out *responseStart) error {
+	setHeaders(w, j, "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	send := func(typ string, fields map[string]any) error {
+		fields["type"] = typ
+		data, err := json.Marshal(fields)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(out, "event: %s\ndata: %s\n\n", typ, data)
+		return err
+	}
+	_ = send("composition_plan", map[string]any{"composition_plan": j.Plan})
+	_ = send("song_metadata", map[string]any{"song_metadata": j.Metadata})
+	first := true
+	err := j.Run(r.Context(), writerFunc(func(p []byte) (int, error) {
+		ev := map[string]any{"audio_base64": base64.StdEncoding.EncodeToString(p)}
+		if first && j.Words != nil {
+			ev["words_timestamps"] = j.Words
+		}
+		first = false
+		if err := send("audio_chunk", ev); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}))
+	if err != nil {
+		_ = send("error", map[string]any{"message": "The song could not be finished."})
+		return nil
+	}
+	_ = send("done", map[string]any{"song_id": j.ID})
+	return nil
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func setHeaders(w http.ResponseWriter, j *Job, contentType string) {
 	w.Header().Set("Content-Type", contentType)

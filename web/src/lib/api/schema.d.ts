@@ -1647,6 +1647,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/music/detailed/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream Composed Music With A Detailed Response
+         * @description Stream a song and its detailed metadata using Server-Sent Events (SSE).
+         */
+        post: operations["compose_detailed_stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/music/plan": {
         parameters: {
             query?: never;
@@ -4981,6 +5001,81 @@ export interface components {
              * @default false
              */
             store_for_inpainting?: boolean;
+        };
+        /** Body_Stream_composed_music_with_a_detailed_response_v1_music_detailed_stream_post */
+        Body_Stream_composed_music_with_a_detailed_response_v1_music_detailed_stream_post: {
+            /**
+             * Prompt
+             * @description A simple text prompt to generate a song from. Cannot be used in conjunction with `composition_plan`.
+             */
+            prompt?: string | null;
+            /** @description Optional generation mode hint for prompt-based music generation. Can only be used with `prompt`. */
+            generation_mode?: components["schemas"]["MusicGenerationMode"] | null;
+            /**
+             * @deprecated
+             * @description A music prompt. Deprecated. Use `composition_plan` instead.
+             */
+            music_prompt?: components["schemas"]["MusicPrompt"] | null;
+            /**
+             * Lyrics Text
+             * @description The lyrics text to use for the generation.
+             */
+            lyrics_text?: string | null;
+            /**
+             * Composition Plan
+             * @description A detailed composition plan to guide music generation. Cannot be used in conjunction with `prompt`.
+             */
+            composition_plan?: (components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"]) | null;
+            /**
+             * Music Length Ms
+             * @description The length of the song to generate in milliseconds. Used only in conjunction with `prompt`. Must be between 3000ms and 600000ms. Optional - if not provided, the model will choose a length based on the prompt.
+             */
+            music_length_ms?: number | null;
+            /**
+             * @description The model to use for the generation.
+             * @default music_v1
+             */
+            model_id?: components["schemas"]["MusicModelID"];
+            /**
+             * Seed
+             * @description Random seed to initialize the music generation process. Providing the same seed with the same parameters can help achieve more consistent results, but exact reproducibility is not guaranteed and outputs may change across system updates. Cannot be used in conjunction with prompt.
+             */
+            seed?: number | null;
+            /**
+             * Force Instrumental
+             * @description If true, guarantees that the generated song will be instrumental. If false, the song may or may not be instrumental depending on the `prompt`. Can only be used with `prompt`.
+             * @default false
+             */
+            force_instrumental?: boolean;
+            /**
+             * Finetune Id
+             * @description The ID of the finetune to use for the generation
+             */
+            finetune_id?: string | null;
+            /**
+             * Finetune Strength
+             * @description How strongly the finetune influences the generation. Defaults to 1.0 (full strength). Lower values soften the influence of the finetune, leaving more room for prompt-level steering. Only meaningful when `finetune_id` is also provided.
+             * @default 1
+             */
+            finetune_strength?: number;
+            /**
+             * Use Phonetic Names
+             * @description If true, proper names in the prompt will be phonetically spelled in the lyrics for better pronunciation by the music model. The original names will be restored in word timestamps.
+             * @default false
+             */
+            use_phonetic_names?: boolean;
+            /**
+             * Store For Inpainting
+             * @description Whether to store the generated song for inpainting.
+             * @default false
+             */
+            store_for_inpainting?: boolean;
+            /**
+             * With Timestamps
+             * @description Whether to return the timestamps of the words in the generated song.
+             * @default false
+             */
+            with_timestamps?: boolean;
         };
         /** Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post */
         Body_Unshare_workspace_resource_v1_workspace_resources__resource_id__unshare_post: {
@@ -14638,6 +14733,45 @@ export interface operations {
                 };
                 content: {
                     "multipart/mixed": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    compose_detailed_stream: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. Use "auto" (the default) to let the API pick the best format for the selected model: mp3_44100_128 for v1 models and mp3_48000_192 for v2 models. */
+                output_format?: "auto" | "mp3_48000_128" | "mp3_48000_192" | "mp3_48000_240" | "mp3_48000_320" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Stream_composed_music_with_a_detailed_response_v1_music_detailed_stream_post"];
+            };
+        };
+        responses: {
+            /** @description Server-Sent Events for composition plan, song metadata, audio chunks with optional word timestamps, and completion. */
+            200: {
+                headers: {
+                    /** @description Unique identifier for the generated song */
+                    "song-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Validation Error */
