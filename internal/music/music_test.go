@@ -102,3 +102,19 @@ func BenchmarkRender30s(b *testing.B) {
 	b.ReportMetric(100*math.Abs(Tempo(out, SampleRate)-120)/120, "bpm-err-%")
 	b.ReportMetric(LoudnessPCM(out, SampleRate), "LUFS")
 }
+
+// TestConcurrentRenders: songs rendered at the same time (synthesizers sharing the soundfont)
+// are the ones rendered alone.
+func TestConcurrentRenders(t *testing.T) {
+	p, q := PlanFromPrompt("rock", 5000), PlanFromPrompt("jazz", 5000)
+	wantP, wantQ := render(t, p, 1), render(t, q, 2)
+	for range 2 {
+		done := make(chan []int16)
+		go func() { done <- render(t, q, 2) }()
+		gotP := render(t, p, 1)
+		gotQ := <-done
+		if !slices.Equal(gotP, wantP) || !slices.Equal(gotQ, wantQ) {
+			t.Fatal("a concurrent render differs")
+		}
+	}
+}
