@@ -110,7 +110,11 @@ func TestConcurrentRenders(t *testing.T) {
 	wantP, wantQ := render(t, p, 1), render(t, q, 2)
 	for range 2 {
 		done := make(chan []int16)
-		go func() { done <- render(t, q, 2) }()
+		go func() {
+			var out []int16
+			_ = Render(context.Background(), Compose(Derive(q), 2), func(s []int16) error { out = append(out, s...); return nil })
+			done <- out
+		}()
 		gotP := render(t, p, 1)
 		gotQ := <-done
 		if !slices.Equal(gotP, wantP) || !slices.Equal(gotQ, wantQ) {
