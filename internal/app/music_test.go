@@ -287,7 +287,16 @@ func TestMusicRefusals(t *testing.T) {
 	if h := e.musicHistory(e.key, ""); len(h.Items) != 0 {
 		t.Fatalf("refusals kept %+v", h)
 	}
-	// Without the permission the key is refused.
+	// A format above the plan: 403, nothing charged.
+	r := e.do("POST", "/v1/music?output_format=mp3_48000_320", e.key, map[string]any{"prompt": "pop", "music_length_ms": 3000})
+	expect(t, r, 403)
+	// Over the quota: refused with quota_exceeded, nothing charged or stored.
+	rawExec(t, e.app.DB, `UPDATE workspaces SET character_count = 9999 WHERE id = ?`, e.user.WorkspaceID)
+	r = e.do("POST", "/v1/music/stream", e.key, map[string]any{"prompt": "pop", "music_length_ms": 3000})
+	expect(t, r, 401)
+	if detailStatus(t, r) != "quota_exceeded" || e.workspace().CharacterCount != 9999 || countRows(t, e, "music_songs") != 0 {
+		t.Fatalf("over quota: %s", r.body)
+	}
 }
 
 // good is a valid 6-second plan.
