@@ -22,25 +22,19 @@ func Render(ctx context.Context, sc *Score, emit func([]int16) error) error {
 
 // RenderWith is Render with another soundfont.
 func RenderWith(ctx context.Context, sf2 string, sc *Score, emit func([]int16) error) error {
+	m := newMaster(sc)
+	// The song's gain is set before anything is sent (songs stream): from a few seconds of its
+	// loudest section, played ahead on a synthesizer of its own.
+	if err := m.probe(ctx, sf2); err != nil {
+		return err
+	}
 	s, err := getSynth(sf2)
 	if err != nil {
 		return err
 	}
 	defer putSynth(s)
-	for ch, prog := range sc.programs {
-		s.program(ch, prog)
-	}
-	for _, ch := range []int{leadChannel, chordChannel, bassChannel, padChannel, drumChannel} {
-		s.cc(ch, 91, 40) // reverb send
-		s.cc(ch, 10, pan(ch))
-	}
-	s.cc(leadChannel, 7, 110)
-	s.cc(chordChannel, 7, 90)
-	s.cc(bassChannel, 7, 105)
-	s.cc(padChannel, 7, 70)
-	s.cc(drumChannel, 7, 110)
+	setup(s, sc)
 
-	m := newMaster(sc)
 	ev := 0
 	var l, r []float32
 	for i := 0; i+1 < len(sc.Bounds); i++ {
@@ -84,6 +78,22 @@ func RenderWith(ctx context.Context, sf2 string, sc *Score, emit func([]int16) e
 	return nil
 }
 
+// setup sets a synthesizer's instruments and mix for the score.
+func setup(s *synth, sc *Score) {
+	for ch, prog := range sc.programs {
+		s.program(ch, prog)
+	}
+	for _, ch := range []int{leadChannel, chordChannel, bassChannel, padChannel, drumChannel} {
+		s.cc(ch, 91, 40) // reverb send
+		s.cc(ch, 10, pan(ch))
+	}
+	s.cc(leadChannel, 7, 110)
+	s.cc(chordChannel, 7, 90)
+	s.cc(bassChannel, 7, 105)
+	s.cc(padChannel, 7, 70)
+	s.cc(drumChannel, 7, 110)
+}
+
 func pan(ch int) int {
 	switch ch {
 	case leadChannel:
@@ -97,9 +107,9 @@ func pan(ch int) int {
 }
 
 // master turns the synthesizer's stereo output into the delivered mono signal: one gain for the
-// whole song (so the arrangement's dynamics are kept), set from the first section's measured
-// loudness and the planned energies of the others so that the song's integrated loudness lands
-// on TargetLUFS; a fade-out over the end; and a look-ahead peak limiter at CeilingDBFS.
+// whole song (so the arrangement's dynamics are kept), set from the loudest section's measured
+// loudness (see probe) and the planned energies of the others so that the song's integrated
+// loudness lands on TargetLUFS; a fade-out over the end; and a look-ahead peak limiter at CeilingDBFS.
 type master struct {
 	sc      *Score
 	gain    float64
@@ -126,8 +136,8 @@ func (m *master) process(section int, l, r []float32) []int16 {
 	for i := range l {
 		mono[i] = (float64(l[i]) + float64(r[i])) / 2
 	}
-	if !m.gainSet {
-		m.gain = m.songGain(section, mono)
+	if !m.gainSet { // no probe (a silent song)
+		m.gain = m.songGain(section, Loudness(mono, SampleRate))
 		m.gainSet = true
 	}
 	for i := range mono {
@@ -147,11 +157,66 @@ func (m *master) process(section int, l, r []float32) []int16 {
 
 func (m *master) flush() []int16 { return m.lim.flush() }
 
-// songGain predicts the song's integrated loudness from the first section's measurement and the
-// sections' planned energies (power-averaged over their durations) and returns the gain that
+// probeSeconds is how much of the loudest section is played ahead to set the song's gain.
+const probeSeconds = 4
+
+// probe plays up to probeSeconds of the loudest planned section (energy, drums) on a synthesizer
+// of its own and sets the song's gain from its loudness.
+func (m *master) probe(ctx context.Context, sf2 string) error {
+	sc := m.sc
+	best, bestDB := 0, math.Inf(-1)
+	for i, s := range sc.Params.Sections {
+		db := energyDB(s.Energy)
+		if s.Drums {
+			db += drumsDB
+		}
+		if db > bestDB {
+			best, bestDB = i, db
+		}
+	}
+	from := sc.Bounds[best]
+	to := min(sc.Bounds[best+1], from+probeSeconds*SampleRate)
+	s, err := getSynth(sf2)
+	if err != nil {
+		return err
+	}
+	defer putSynth(s)
+	setup(s, sc)
+	var l, r []float32
+	pos := from
+	for _, e := range sc.events {
+		if e.at < from || e.kind == evOff && e.at == from {
+			continue
+		}
+		if e.at >= to {
+			break
+		}
+		l, r = s.render(l, r, e.at-pos)
+		pos = e.at
+		if e.kind == evOn {
+			s.noteOn(e.ch, e.key, e.vel)
+		} else {
+			s.noteOff(e.ch, e.key)
+		}
+	}
+	l, r = s.render(l, r, to-pos)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	mono := make([]float64, len(l))
+	for i := range l {
+		mono[i] = (float64(l[i]) + float64(r[i])) / 2
+	}
+	if lufs := Loudness(mono, SampleRate); !math.IsInf(lufs, -1) {
+		m.gain, m.gainSet = m.songGain(best, lufs), true
+	}
+	return nil
+}
+
+// songGain predicts the song's integrated loudness from section first's measured loudness l0 and
+// the sections' planned energies (power-averaged over their durations) and returns the gain that
 // brings it to TargetLUFS.
-func (m *master) songGain(first int, mono []float64) float64 {
-	l0 := Loudness(mono, SampleRate)
+func (m *master) songGain(first int, l0 float64) float64 {
 	if math.IsInf(l0, -1) || math.IsNaN(l0) {
 		return 1
 	}
