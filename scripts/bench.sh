@@ -30,6 +30,9 @@
 #      voices against the same lines as three text-to-speech requests (goal: ≤ 1.25× their time)
 #   9. sfx: the procedural sound-effect engine rendering a 10-second four-source scene —
 #      BenchmarkSFX10s in internal/sfx (goal: < 1 s per render, i.e. ≥ 10× real time)
+#  10. music: a 30-second song from a prompt, composed and played on FluidSynth, mastered —
+#      BenchmarkRender30s in internal/music (goal: < 5 s per song, i.e. ≥ 6× real time; its
+#      measured tempo error and loudness are reported beside it)
 # The benchmarks are in internal/app/bench*_test.go, and for listening also in internal/engine
 # (BenchmarkPocketsphinxWER, BenchmarkPocketsphinxTranscribe, BenchmarkRNNoiseIsolation),
 # internal/listen (BenchmarkDiarize) and internal/app (BenchmarkRealtimePartialLatency), for
@@ -38,7 +41,7 @@
 # only with -bench. The raw `go test` output scrolls by and is kept in a file; a table with the
 # goals follows.
 #
-# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts] [dialogue] [sfx]   (default: all nine)
+# Usage: scripts/bench.sh [ttfb] [throughput] [history] [sound] [listen] [clone] [sts] [dialogue] [sfx] [music]   (default: all ten)
 # BENCH_TIME is go test's -benchtime for every benchmark (default 6s; the listening benchmarks
 # that take longer than that per iteration run once). Seeding 1,000,001 history rows per
 # database and transcribing 320 utterances with pocketsphinx take minutes of their own. One
@@ -49,7 +52,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 groups=("$@")
-[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts dialogue sfx)
+[ ${#groups[@]} -eq 0 ] && groups=(ttfb throughput history sound listen clone sts dialogue sfx music)
 regex=""
 pkgs=()
 add_pkgs() { # adds packages to pkgs, each once
@@ -72,7 +75,8 @@ for g in "${groups[@]}"; do
     sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
     dialogue) b=BenchmarkDialogue; add_pkgs ./internal/app/ ;;
     sfx) b=BenchmarkSFX10s; add_pkgs ./internal/sfx/ ;;
-    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone, sts, dialogue or sfx)" >&2; exit 2 ;;
+    music) b=BenchmarkRender30s; add_pkgs ./internal/music/ ;;
+    *) echo "unknown benchmark group $g (want ttfb, throughput, history, sound, listen, clone, sts, dialogue, sfx or music)" >&2; exit 2 ;;
   esac
   regex="${regex:+$regex|}$b"
 done
@@ -138,6 +142,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
     x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
   } else if (p[1] == "BenchmarkSFX10s" && n == 1) {
     ms = metric("ms/render"); sfxl = sprintf("  %10.0f ms %8.1fx   < 1000 ms     %s", ms, metric("x-rt"), verdict(ms < 1000))
+  } else if (p[1] == "BenchmarkRender30s" && n == 1) {
+    sps = metric("s/song"); mus = sprintf("  %9.2f s %10.1fx   < 5 s   %-6s %10.1f %% %10.1f LUFS", sps, metric("x-rt"), verdict(sps < 5), metric("bpm-err-%"), metric("LUFS"))
   } else if (p[1] == "BenchmarkPocketsphinxTranscribe" && n == 1) {
     bs[1] = sprintf("  %-34s %10.2fx %10s %9.3f", "pocketsphinx_batch (one process)", metric("cmd-x-rt"), "1.00x", metric("cmd-cpu-per-s"))
     for (w = 1; w <= 2; w++) {
@@ -261,6 +267,12 @@ END {
     print "9. Sound effects — the procedural engine rendering 10 s of \"heavy rain with distant thunder and wind in a forest\""
     printf "  %13s %9s   %-13s %s\n", "per render", "x real", "goal", "result"
     print sfxl
+  }
+  if (mus != "") {
+    print ""
+    print "10. Music — a 30-second pop song from a prompt: composed, played on FluidSynth (FluidR3_GM), mastered (mono, 44.1 kHz)"
+    printf "  %11s %11s   %-7s %-6s %12s %15s\n", "per song", "x real time", "goal", "result", "tempo error", "loudness"
+    print mus
   }
   print ""
   if (total) printf "%d of %d goals met (lower-case pass/miss: extra rows, not counted)\n", met, total

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(espeak-ng libespeak-ng-dev flite flite1-dev ffmpeg sox libmp3lame-dev pocketsphinx pocketsphinx-en-us libpocketsphinx-dev libwebrtc-audio-processing-dev libaubio-dev librubberband-dev make gcc pkg-config ca-certificates)
+packages=(espeak-ng libespeak-ng-dev flite flite1-dev ffmpeg sox libmp3lame-dev pocketsphinx pocketsphinx-en-us libpocketsphinx-dev libwebrtc-audio-processing-dev libaubio-dev librubberband-dev libfluidsynth-dev fluid-soundfont-gm make gcc pkg-config ca-certificates)
 if [ "${TIMBRE_WITH_BROWSER:-1}" = 1 ]; then
   packages+=(chromium)
 fi

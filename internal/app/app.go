@@ -32,6 +32,7 @@ import (
 	"timbre/internal/jobs"
 	"timbre/internal/mail"
 	"timbre/internal/metering"
+	"timbre/internal/music"
 	"timbre/internal/netguard"
 	"timbre/internal/pronunciation"
 	"timbre/internal/secret"
@@ -92,7 +93,9 @@ type App struct {
 	Isolator *isolate.Service
 	STS      *sts.Service
 	// SFX makes sound effects (the procedural engine, or TIMBRE_SFX_URL's server).
-	SFX      *sfx.Service
+	SFX *sfx.Service
+	// Music composes songs (the embedded algorithmic composer, or TIMBRE_MUSIC_URL).
+	Music    *music.Service
 	Voices   *voice.Service
 	Webhooks *webhook.Service
 	Server   *server.Server
@@ -227,6 +230,17 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	if cfg.SFXURL != "" {
 		a.SFX.Engine = &sfx.HTTP{URL: cfg.SFXURL, Key: cfg.SFXKey}
 	}
+	offline := music.Offline{}
+	if fl, ok := a.Engines["flite"]; ok {
+		// Lyrics are sung by flite's kal16, a diphone voice: the same audio every time, so a
+		// seed repeats a sung song too.
+		offline.Singer = &music.Singer{Synth: fl, Voice: "kal16"}
+	}
+	var composer music.Engine = offline
+	if cfg.MusicURL != "" {
+		composer = &music.Remote{URL: cfg.MusicURL, Key: cfg.MusicKey}
+	}
+	a.Music = &music.Service{DB: a.DB, Blob: a.Blob, Engine: composer}
 	designer := &voicedesign.Service{DB: a.DB, Voices: a.Voices, Engines: a.Engines, Watermark: wm}
 	voiceHandlers := &voice.Handlers{Svc: a.Voices, MaxBody: cfg.MaxBodyBytes, ModelsFor: tts.ModelsFor}
 
@@ -253,6 +267,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 		&sts.Handlers{Svc: a.STS, MaxUpload: min(cfg.MaxUploadBytes, sts.DefaultMaxUpload)},
 		&pronunciation.Handlers{Svc: dictionaries, MaxBody: cfg.MaxBodyBytes},
 		&sfx.Handlers{Svc: a.SFX, MaxBody: cfg.MaxBodyBytes},
+		&music.Handlers{Svc: a.Music, MaxBody: cfg.MaxBodyBytes},
 	}
 	trusted, err := netguard.ParseCIDRs(cfg.TrustedProxies)
 	if err != nil {
@@ -260,7 +275,7 @@ func New(ctx context.Context, cfg *config.Config, o Options) (*App, error) {
 	}
 	a.Server = server.New(server.Options{TrustedProxies: trusted,
 		DB: a.DB, Auth: a.Auth.Authenticate, Domains: domains, WebApp: o.WebApp, Registry: a.Registry,
-		Logger: a.Log, ExposedHeaders: append(slices.Clone(tts.ExposedHeaders), sfx.ExposedHeaders...), PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
+		Logger: a.Log, ExposedHeaders: append(slices.Clone(tts.ExposedHeaders), append(slices.Clone(sfx.ExposedHeaders), "song-id")...), PublicURL: cfg.PublicURL, BodyTimeout: cfg.BodyTimeout,
 		PublicURLFromRequest: cfg.PublicURLFromRequest,
 	})
 	ok = true

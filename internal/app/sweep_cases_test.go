@@ -60,6 +60,7 @@ func alphaIsolation(a *alphaFx) map[string]string {
 func alphaSound(a *alphaFx) map[string]string {
 	return map[string]string{"history_item_id": a.soundID}
 }
+func alphaSong(a *alphaFx) map[string]string { return map[string]string{"song_id": a.songID} }
 
 func betaVoice(a *alphaFx) map[string]string { return map[string]string{"resource_id": a.betaVoiceID} }
 
@@ -161,6 +162,12 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-voice/design":                                                 {own: "designs previews of the caller's own description, charged to the caller's workspace", body: body(map[string]any{"voice_description": "a calm young American woman", "auto_generate_text": true})},
 		"POST /v1/audio-isolation":                                                      {own: "isolates the audio the caller sends, charged to the caller's workspace"},
 		"POST /v1/audio-isolation/stream":                                               {own: "isolates the audio the caller sends, charged to the caller's workspace"},
+		"POST /v1/music":                                                                {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/stream":                                                         {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/detailed":                                                       {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/detailed/stream":                                                {own: "composes for the caller, charged to the caller's workspace", body: body(map[string]any{"prompt": "jazz", "music_length_ms": 3000})},
+		"POST /v1/music/plan":                                                           {own: "writes a plan from the caller's prompt; reads no stored data", body: body(map[string]any{"prompt": "alpha jazz"})},
+		"GET /v1/music/history":                                                         {own: "the caller's own songs (A's must not be among them)", query: q("search", "alpha")},
 		"GET /v1/audio-isolation/history":                                               {own: "the caller's own isolations (A's must not be among them)", query: q("search", "alpha podcast")},
 		"GET /v1/pronunciation-dictionaries":                                            {own: "the caller's own workspace's dictionaries (A's must not be among them)"},
 		"POST /v1/pronunciation-dictionaries/add-from-rules":                            {own: "creates a dictionary in the caller's workspace", body: body(map[string]any{"name": "Beta words", "rules": []any{}})},
@@ -261,6 +268,8 @@ func tenantCases() map[string]sweepCase {
 		"POST /v1/text-to-dialogue/stream/with-timestamps":                               {body: dialogueOfA},
 		"GET /v1/sound-generation/history/{history_item_id}/audio":                       {pathFn: alphaSound},
 		"DELETE /v1/sound-generation/history/{history_item_id}":                          {pathFn: alphaSound},
+		"GET /v1/music/history/{song_id}/audio":                                          {pathFn: alphaSong},
+		"DELETE /v1/music/history/{song_id}":                                             {pathFn: alphaSong},
 		"POST /v1/audio/speech": {body: func(a *alphaFx) any {
 			return map[string]any{"model": "tts-1", "input": "Beta speaks.", "voice": a.voiceID}
 		}},

@@ -41,6 +41,7 @@ type alphaFx struct {
 	transcriptID              string
 	isolationID               string
 	soundID                   string // a sound effect of A's
+	songID                    string
 	previewID                 string // a voice design preview of A's
 	dictionaryID, dictVersion string // a pronunciation dictionary of A's and its first version
 	collectionID              string // a voice collection of A's, holding A's voice
@@ -113,7 +114,7 @@ func (a *alphaFx) pathValues() map[string]string {
 func (a *alphaFx) markers() []string {
 	m := []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.groupName,
 		a.inviteEmail, a.webhookID, a.webhookName, a.providerID, a.providerName, a.domain, a.saID, a.saName, a.saKeyID,
-		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID, a.soundID, a.previewID,
+		a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.historyText, a.voiceName, a.transcriptID, a.isolationID, a.soundID, a.songID, a.previewID,
 		a.dictionaryID, a.dictVersion, "Alpha lexicon"}
 	return append(m, a.keyPreviews...)
 }
@@ -122,7 +123,7 @@ func (a *alphaFx) markers() []string {
 // across workspaces).
 func (a *alphaFx) rowMarkers() []string {
 	return []string{a.ws, a.admin.ID, a.editor.ID, a.admin.Email, a.editor.Email, a.historyID, a.voiceID, a.groupID, a.inviteEmail,
-		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID, a.soundID, a.previewID, a.dictionaryID, a.dictVersion}
+		a.webhookID, a.providerID, a.domain, a.saID, a.saKeyID, a.adminKeyID, a.editorKeyID, a.adminSessionID, a.shareToken, a.transcriptID, a.isolationID, a.soundID, a.songID, a.previewID, a.dictionaryID, a.dictVersion}
 }
 
 // call sends one request of a sweep.
@@ -249,6 +250,11 @@ func setupAlpha(e *env) *alphaFx {
 	rawExec(t, db, `INSERT INTO sound_generations (id, workspace_id, user_id, api_key_id, text, settings, format, duration_secs, blob_key,
 		created_at_unix) VALUES (?, ?, ?, '', 'alpha thunder', '{}', 'mp3_44100_128', 2.5, ?, 1700000000)`,
 		a.soundID, a.ws, a.admin.ID, "sfx/"+a.ws+"/"+a.soundID+".mp3")
+	// And a song of A's (B must neither list, download nor delete it).
+	a.songID = "alphaSongK3" + store.RandomString(6)
+	rawExec(t, db, `INSERT INTO music_songs (id, workspace_id, user_id, api_key_id, title, prompt, plan_json, seed, engine, format,
+		duration_ms, credits, blob_key, created_at_unix) VALUES (?, ?, ?, '', 'alpha song', 'alpha jazz', '{}', 1, 'fluidsynth',
+		'mp3_44100_128', 3000, 50, ?, 1700000000)`, a.songID, a.ws, a.admin.ID, "music/"+a.ws+"/"+a.songID+".mp3")
 	// And a voice collection of A's holding A's voice (B must neither read, change nor fill it).
 	col := mustOK(t, e.do("POST", "/v1/voices/collections", key, map[string]any{"title": "Alpha's picks", "icon": "🎙"}))
 	a.collectionID = col["collection_id"].(string)

@@ -52,6 +52,8 @@ type Config struct {
 	STSConverterKey string // TIMBRE_STS_CONVERTER_KEY
 	SFXURL          string // TIMBRE_SFX_URL: an ElevenLabs-compatible sound-effect server (sfx.HTTP)
 	SFXKey          string // TIMBRE_SFX_KEY: its xi-api-key
+	MusicURL        string // TIMBRE_MUSIC_URL: an ElevenLabs-compatible music server (its /v1/music/stream)
+	MusicKey        string // TIMBRE_MUSIC_KEY
 
 	EspeakWorkers int // TIMBRE_ESPEAK_WORKERS: espeak-ng worker processes (0 = one per CPU)
 	JobWorkers    int // TIMBRE_JOB_WORKERS: background job concurrency
@@ -139,6 +141,8 @@ func Bind(fs *flag.FlagSet, kind Kind) *Config {
 		{"sts-converter-key", "TIMBRE_STS_CONVERTER_KEY", "bearer token for that converter", str(&c.STSConverterKey, ""), run},
 		{"sfx-url", "TIMBRE_SFX_URL", "base URL of an ElevenLabs-compatible sound-effect server (POST /v1/sound-generation; Timbre asks for pcm_44100); empty = the embedded procedural engine", str(&c.SFXURL, ""), run},
 		{"sfx-key", "TIMBRE_SFX_KEY", "xi-api-key for that server", str(&c.SFXKey, ""), run},
+		{"music-url", "TIMBRE_MUSIC_URL", "base URL of an ElevenLabs-compatible music server (plans are sent to its POST /v1/music/stream); empty = the embedded algorithmic composer played with FluidSynth", str(&c.MusicURL, ""), run},
+		{"music-key", "TIMBRE_MUSIC_KEY", "xi-api-key for that music server", str(&c.MusicKey, ""), run},
 		{"espeak-workers", "TIMBRE_ESPEAK_WORKERS", "espeak-ng worker processes (0 = one per CPU)", num(&c.EspeakWorkers, 0), run},
 		{"job-workers", "TIMBRE_JOB_WORKERS", "background jobs run at once", num(&c.JobWorkers, 4), run},
 		{"webhook-allow-private", "TIMBRE_WEBHOOK_ALLOW_PRIVATE", "let webhooks reach private, loopback and link-local addresses", boolean(&c.WebhookAllowPrivate), run},

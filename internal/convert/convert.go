@@ -112,3 +112,26 @@ func Apply(ctx context.Context, pcm engine.PCM, s Shift) (engine.PCM, error) {
 	}
 	return engine.PCM{Samples: samples, SampleRate: pcm.SampleRate}, nil
 }
+
+// Stretch makes pcm last samples samples, keeping its pitch and formants (librubberband): music
+// sings a word for exactly its notes' length with it.
+func Stretch(ctx context.Context, pcm engine.PCM, samples int) (engine.PCM, error) {
+	if len(pcm.Samples) == 0 || samples <= 0 {
+		return engine.PCM{SampleRate: pcm.SampleRate}, nil
+	}
+	in := make([]float32, len(pcm.Samples))
+	for i, v := range pcm.Samples {
+		in[i] = float32(v) / 32768
+	}
+	out, err := shift(ctx, in, pcm.SampleRate, float64(samples)/float64(len(in)), 1, 1)
+	if err != nil {
+		return engine.PCM{}, err
+	}
+	res := make([]int16, samples)
+	for i := range res {
+		if i < len(out) {
+			res[i] = int16(clamp(float64(out[i])*32768, -32768, 32767))
+		}
+	}
+	return engine.PCM{Samples: res, SampleRate: pcm.SampleRate}, nil
+}

@@ -122,3 +122,15 @@ var VoiceSlotCategories = []string{"cloned", "generated"}
 // CanCloneInstantly says whether a plan includes instant voice cloning (every paid plan, as
 // ElevenLabs: the free plan has none).
 func CanCloneInstantly(t Tier) bool { return t.Paying || t.ID == "enterprise" }
+
+// MusicCreditsPerMinute is what music costs. The spec names no price for music; Timbre charges
+// it from the workspace's credit allowance like the other per-minute audio products (the voice
+// isolator, speech to speech): 1,000 credits per minute of music, pro-rated per second.
+const MusicCreditsPerMinute = 1000
+
+// MusicCredits is what a song of ms milliseconds costs: MusicCreditsPerMinute per started
+// second, at least 1 credit.
+func MusicCredits(ms int) int64 {
+	secs := math.Ceil(float64(ms) / 1000)
+	return max(1, int64(math.Ceil(secs*MusicCreditsPerMinute/60)))
+}

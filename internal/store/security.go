@@ -471,7 +471,8 @@ func (db *DB) DeleteAccount(ctx context.Context, userID string) (*DeletedAccount
 			keys, err := tx.column(ctx, `SELECT blob_key FROM history WHERE workspace_id = ? AND blob_key <> ''
 				UNION SELECT preview_key FROM voices WHERE workspace_id = ? AND preview_key <> ''
 				UNION SELECT blob_key FROM audio_isolations WHERE workspace_id = ?
-				UNION SELECT blob_key FROM sound_generations WHERE workspace_id = ?`, m.ws, m.ws, m.ws, m.ws)
+				UNION SELECT blob_key FROM sound_generations WHERE workspace_id = ?
+				UNION SELECT blob_key FROM music_songs WHERE workspace_id = ?`, m.ws, m.ws, m.ws, m.ws, m.ws)
 			if err != nil {
 				return err
 			}

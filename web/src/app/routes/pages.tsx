@@ -18,6 +18,7 @@ import { subscriptionQueryKey, UsagePage } from '@/features/usage';
 import { SpeechToSpeechPage } from '@/features/speech-to-speech';
 import { VoiceDesignPage } from '@/features/voice-design';
 import { VoiceLibraryPage } from '@/features/voice-library';
+import { MusicPage } from '@/features/music';
 import { VoiceIsolatorPage } from '@/features/voice-isolator';
 import { ProfessionalClonePage, VoiceLabPage, VoicePage } from '@/features/voice-lab';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -91,6 +92,13 @@ export function SoundEffectsRoute({ tab }: { tab: SoundEffectsTab }) {
   const queryClient = useQueryClient();
   // Sound effects are charged: the credits in the sidebar's usage meter change.
   return <SoundEffectsPage tab={tab} onGenerated={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
+}
+
+export function MusicRoute() {
+  useDocumentTitle('Music');
+  const queryClient = useQueryClient();
+  // A song is charged: the credits in the sidebar's usage meter change.
+  return <MusicPage onComposed={() => void queryClient.invalidateQueries({ queryKey: subscriptionQueryKey })} />;
 }
 export function SpeechToSpeechRoute() {
   useDocumentTitle('Speech to Speech');

@@ -14,7 +14,7 @@ import {
   type IsolationPage,
 } from '../api';
 import { errorMessage, isolatedFileName } from '../api/model';
-import { WaveformPlayer } from './WaveformPlayer';
+import { WaveformPlayer } from '@/components/player/WaveformPlayer';
 
 const linkButton =
   'inline-flex h-8 items-center gap-1.5 rounded-lg px-3 text-sm font-medium text-gray-700 hover:bg-gray-100 dark:text-gray-300 dark:hover:bg-gray-800';

@@ -9,7 +9,7 @@ import { isolateAudio, isolationHistoryQueryKey } from '../api';
 import { checkFile, CREDITS_PER_MINUTE, errorMessage, isolatedFileName, isolationProgress } from '../api/model';
 import { IsolationHistory } from './IsolationHistory';
 import { SourcePicker } from './SourcePicker';
-import { WaveformPlayer } from './WaveformPlayer';
+import { WaveformPlayer } from '@/components/player/WaveformPlayer';
 
 interface Source {
   name: string;
