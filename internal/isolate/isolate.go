@@ -7,7 +7,6 @@ package isolate
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"timbre/internal/audio"
 	"timbre/internal/engine"
 	"timbre/internal/errs"
+	"timbre/internal/kept"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -300,47 +300,19 @@ func (s *Service) History(ctx context.Context, c *access.Caller, page, pageSize 
 	return out, nil
 }
 
-// mine returns an isolation the caller may reach: their own, or any of the workspace for an admin.
-func (s *Service) mine(ctx context.Context, c *access.Caller, id string) (*store.Isolation, error) {
-	row, err := s.DB.Isolation(ctx, c.WorkspaceID, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && row.UserID != c.UserID && !c.MayAdminister("")) {
-		return nil, errNotFound
-	}
-	return row, err
+// kept reaches, reads and deletes isolations: the caller's own, or any of the workspace's for an admin.
+func (s *Service) kept() kept.Items[*store.Isolation] {
+	return kept.Items[*store.Isolation]{Find: s.DB.Isolation, Remove: s.DB.DeleteIsolation, Blob: s.Blob, NotFound: errNotFound}
 }
 
 // Audio returns the isolated audio of one of the caller's isolations and its content type.
 func (s *Service) Audio(ctx context.Context, c *access.Caller, id string) ([]byte, string, error) {
-	row, err := s.mine(ctx, c, id)
-	if err != nil {
-		return nil, "", err
-	}
-	data, err := s.Blob.Get(ctx, row.BlobKey)
-	if err != nil {
-		return nil, "", err
-	}
-	f, err := audio.ParseFormat(row.Format)
-	if err != nil {
-		return nil, "", err
-	}
-	return data, f.ContentType(), nil
+	return s.kept().Audio(ctx, c, id)
 }
 
 // Delete removes one of the caller's isolations and its audio.
 func (s *Service) Delete(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.mine(ctx, c, id); err != nil {
-		return err
-	}
-	row, err := s.DB.DeleteIsolation(ctx, c.WorkspaceID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound
-	}
-	if err != nil {
-		return err
-	}
-	// The row is gone: a blob left behind by a failed delete is unreachable, not an error to show.
-	_ = s.Blob.Delete(context.WithoutCancel(ctx), row.BlobKey)
-	return nil
+	return s.kept().Delete(ctx, c, id)
 }
 
 var errNotFound = errs.New(errs.NotFound, "history_item_not_found", "Audio isolation history item not found.")

@@ -428,27 +428,11 @@ func rescale(p *Plan, ms int) {
 }
 
 func (h *Handlers) history(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
-	var v errs.Validator
-	page, pageSize := 1, 100
-	if s := q.Get("page_size"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1000 {
-			v.Add("query", "page_size", "value_error", "Input should be an integer between 1 and 1000.")
-		}
-		pageSize = n
-	}
-	if s := q.Get("page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1_000_000 {
-			v.Add("query", "page", "value_error", "Input should be an integer of at least 1.")
-		}
-		page = n
-	}
-	if err := v.Err(); err != nil {
+	page, pageSize, err := httpx.PageParams(r)
+	if err != nil {
 		return err
 	}
-	p, err := h.Svc.History(r.Context(), access.CallerFrom(r.Context()), page, pageSize, strings.TrimSpace(q.Get("search")))
+	p, err := h.Svc.History(r.Context(), access.CallerFrom(r.Context()), page, pageSize, strings.TrimSpace(r.URL.Query().Get("search")))
 	if err != nil {
 		return err
 	}
@@ -461,9 +445,7 @@ func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	_, _ = w.Write(data)
+	httpx.WriteBody(w, ct, data)
 	return nil
 }
 

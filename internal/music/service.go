@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -14,6 +13,7 @@ import (
 	"timbre/internal/access"
 	"timbre/internal/audio"
 	"timbre/internal/errs"
+	"timbre/internal/kept"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -457,46 +457,19 @@ func (s *Service) History(ctx context.Context, c *access.Caller, page, pageSize 
 	return out, nil
 }
 
-// mine returns a song the caller may reach: their own, or any of the workspace for an admin.
-func (s *Service) mine(ctx context.Context, c *access.Caller, id string) (*store.Song, error) {
-	row, err := s.DB.Song(ctx, c.WorkspaceID, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && row.UserID != c.UserID && !c.MayAdminister("")) {
-		return nil, errNotFound
-	}
-	return row, err
+// kept reaches, reads and deletes songs: the caller's own, or any of the workspace's for an admin.
+func (s *Service) kept() kept.Items[*store.Song] {
+	return kept.Items[*store.Song]{Find: s.DB.Song, Remove: s.DB.DeleteSong, Blob: s.Blob, NotFound: errNotFound}
 }
 
 // Audio returns one of the caller's songs and its content type.
 func (s *Service) Audio(ctx context.Context, c *access.Caller, id string) ([]byte, string, error) {
-	row, err := s.mine(ctx, c, id)
-	if err != nil {
-		return nil, "", err
-	}
-	data, err := s.Blob.Get(ctx, row.BlobKey)
-	if err != nil {
-		return nil, "", err
-	}
-	f, err := audio.ParseFormat(row.Format)
-	if err != nil {
-		return nil, "", err
-	}
-	return data, f.ContentType(), nil
+	return s.kept().Audio(ctx, c, id)
 }
 
 // Delete removes one of the caller's songs and its audio.
 func (s *Service) Delete(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.mine(ctx, c, id); err != nil {
-		return err
-	}
-	row, err := s.DB.DeleteSong(ctx, c.WorkspaceID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound
-	}
-	if err != nil {
-		return err
-	}
-	_ = s.Blob.Delete(context.WithoutCancel(ctx), row.BlobKey)
-	return nil
+	return s.kept().Delete(ctx, c, id)
 }
 
 var errNotFound = errs.New(errs.NotFound, "song_not_found", "Song not found.")

@@ -142,29 +142,8 @@ func (h *Handlers) generate(w http.ResponseWriter, r *http.Request) error {
 }
 
 // pageParams reads page (from 1) and page_size (1–1000, default 100).
-func pageParams(r *http.Request) (int, int, error) {
-	q := r.URL.Query()
-	var v errs.Validator
-	page, pageSize := 1, 100
-	if s := q.Get("page_size"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1000 {
-			v.Add("query", "page_size", "value_error", "Input should be an integer between 1 and 1000.")
-		}
-		pageSize = n
-	}
-	if s := q.Get("page"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > 1_000_000 {
-			v.Add("query", "page", "value_error", "Input should be an integer of at least 1.")
-		}
-		page = n
-	}
-	return page, pageSize, v.Err()
-}
-
 func (h *Handlers) history(w http.ResponseWriter, r *http.Request) error {
-	page, pageSize, err := pageParams(r)
+	page, pageSize, err := httpx.PageParams(r)
 	if err != nil {
 		return err
 	}
@@ -181,9 +160,7 @@ func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	_, _ = w.Write(data)
+	httpx.WriteBody(w, ct, data)
 	return nil
 }
 

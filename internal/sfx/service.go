@@ -10,6 +10,7 @@ import (
 	"timbre/internal/access"
 	"timbre/internal/audio"
 	"timbre/internal/errs"
+	"timbre/internal/kept"
 	"timbre/internal/metering"
 	"timbre/internal/plan"
 	"timbre/internal/store"
@@ -239,47 +240,19 @@ func (s *Service) History(ctx context.Context, c *access.Caller, page, pageSize 
 	return out, nil
 }
 
-// mine returns a sound effect the caller may reach: their own, or any of the workspace for an
-// admin.
-func (s *Service) mine(ctx context.Context, c *access.Caller, id string) (*store.SoundGeneration, error) {
-	row, err := s.DB.SoundGeneration(ctx, c.WorkspaceID, id)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && row.UserID != c.UserID && !c.MayAdminister("")) {
-		return nil, errNotFound
-	}
-	return row, err
+// kept reaches, reads and deletes sound effects: the caller's own, or any of the workspace's for an admin.
+func (s *Service) kept() kept.Items[*store.SoundGeneration] {
+	return kept.Items[*store.SoundGeneration]{Find: s.DB.SoundGeneration, Remove: s.DB.DeleteSoundGeneration, Blob: s.Blob, NotFound: errNotFound}
 }
 
 // Audio returns the audio of one of the caller's sound effects and its content type.
 func (s *Service) Audio(ctx context.Context, c *access.Caller, id string) ([]byte, string, error) {
-	row, err := s.mine(ctx, c, id)
-	if err != nil {
-		return nil, "", err
-	}
-	data, err := s.Blob.Get(ctx, row.BlobKey)
-	if err != nil {
-		return nil, "", err
-	}
-	f, err := audio.ParseFormat(row.Format)
-	if err != nil {
-		return nil, "", err
-	}
-	return data, f.ContentType(), nil
+	return s.kept().Audio(ctx, c, id)
 }
 
 // Delete removes one of the caller's sound effects and its audio.
 func (s *Service) Delete(ctx context.Context, c *access.Caller, id string) error {
-	if _, err := s.mine(ctx, c, id); err != nil {
-		return err
-	}
-	row, err := s.DB.DeleteSoundGeneration(ctx, c.WorkspaceID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errNotFound
-	}
-	if err != nil {
-		return err
-	}
-	_ = s.Blob.Delete(context.WithoutCancel(ctx), row.BlobKey)
-	return nil
+	return s.kept().Delete(ctx, c, id)
 }
 
 var errNotFound = errs.New(errs.NotFound, "history_item_not_found", "Sound generation history item not found.")

@@ -157,9 +157,7 @@ func (h *Handlers) sampleAudio(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	_, _ = w.Write(data)
+	httpx.WriteBody(w, ct, data)
 	return nil
 }
 

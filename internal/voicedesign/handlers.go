@@ -163,9 +163,7 @@ func (h *Handlers) stream(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", f.ContentType())
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	_, _ = w.Write(data)
+	httpx.WriteBody(w, f.ContentType(), data)
 	return nil
 }
 

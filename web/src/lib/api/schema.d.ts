@@ -1667,6 +1667,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/music": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compose Music
+         * @description Compose a song from a prompt or a composition plan.
+         */
+        post: operations["generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream Composed Music
+         * @description Stream a composed song from a prompt or a composition plan.
+         */
+        post: operations["stream_compose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/detailed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compose Music With A Detailed Response
+         * @description Compose a song from a prompt or a composition plan.
+         */
+        post: operations["compose_detailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/detailed/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream Composed Music With A Detailed Response
+         * @description Stream a song and its detailed metadata using Server-Sent Events (SSE).
+         */
+        post: operations["compose_detailed_stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate Composition Plan
+         * @description Generate a composition plan from a prompt.
+         */
+        post: operations["compose_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List composed songs
+         * @description The caller's own songs, newest first, `page_size` (1–1000, default 100) at a time from `page` (1-based); `search` matches the title or the prompt. Needs the API-key permission `music_generation`.
+         */
+        get: operations["timbre_music_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/history/{song_id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a song's audio
+         * @description The audio of one of the caller's songs (workspace admins reach any of the workspace's), in the output format it was composed in. This is the `download_url` of the history's items.
+         */
+        get: operations["timbre_music_history_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/music/history/{song_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a song
+         * @description Deletes one of the caller's songs (workspace admins: any of the workspace's) and its audio. Credits are not given back.
+         */
+        delete: operations["timbre_music_history_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/pronunciation-dictionaries/add-from-file": {
         parameters: {
             query?: never;
@@ -4222,6 +4382,16 @@ export interface components {
             /** Preview B64 */
             preview_b64: string | null;
         };
+        /** AudioRefChunk */
+        AudioRefChunk: {
+            /**
+             * Song Id
+             * @description The ID of the song to source the chunk from. You can find the song ID in the response headers when you generate a song.
+             */
+            song_id: string;
+            /** @description The time range to extract from the song. */
+            range: components["schemas"]["TimeRange"];
+        };
         /**
          * AudioWithTimestampsAndVoiceSegmentsResponseModel
          * @example {
@@ -4579,6 +4749,180 @@ export interface components {
              */
             preview_b64?: string | null;
         };
+        /** Body_Compose_Music_with_a_detailed_response_v1_music_detailed_post */
+        Body_Compose_Music_with_a_detailed_response_v1_music_detailed_post: {
+            /**
+             * Prompt
+             * @description A simple text prompt to generate a song from. Cannot be used in conjunction with `composition_plan`.
+             */
+            prompt?: string | null;
+            /** @description Optional generation mode hint for prompt-based music generation. Can only be used with `prompt`. */
+            generation_mode?: components["schemas"]["MusicGenerationMode"] | null;
+            /**
+             * @deprecated
+             * @description A music prompt. Deprecated. Use `composition_plan` instead.
+             */
+            music_prompt?: components["schemas"]["MusicPrompt"] | null;
+            /**
+             * Lyrics Text
+             * @description The lyrics text to use for the generation.
+             */
+            lyrics_text?: string | null;
+            /**
+             * Composition Plan
+             * @description A detailed composition plan to guide music generation. Cannot be used in conjunction with `prompt`.
+             */
+            composition_plan?: (components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"]) | null;
+            /**
+             * Music Length Ms
+             * @description The length of the song to generate in milliseconds. Used only in conjunction with `prompt`. Must be between 3000ms and 600000ms. Optional - if not provided, the model will choose a length based on the prompt.
+             */
+            music_length_ms?: number | null;
+            /**
+             * @description The model to use for the generation.
+             * @default music_v1
+             */
+            model_id?: components["schemas"]["MusicModelID"];
+            /**
+             * Seed
+             * @description Random seed to initialize the music generation process. Providing the same seed with the same parameters can help achieve more consistent results, but exact reproducibility is not guaranteed and outputs may change across system updates. Cannot be used in conjunction with prompt.
+             */
+            seed?: number | null;
+            /**
+             * Force Instrumental
+             * @description If true, guarantees that the generated song will be instrumental. If false, the song may or may not be instrumental depending on the `prompt`. Can only be used with `prompt`.
+             * @default false
+             */
+            force_instrumental?: boolean;
+            /**
+             * Finetune Id
+             * @description The ID of the finetune to use for the generation
+             */
+            finetune_id?: string | null;
+            /**
+             * Finetune Strength
+             * @description How strongly the finetune influences the generation. Defaults to 1.0 (full strength). Lower values soften the influence of the finetune, leaving more room for prompt-level steering. Only meaningful when `finetune_id` is also provided.
+             * @default 1
+             */
+            finetune_strength?: number;
+            /**
+             * Use Phonetic Names
+             * @description If true, proper names in the prompt will be phonetically spelled in the lyrics for better pronunciation by the music model. The original names will be restored in word timestamps.
+             * @default false
+             */
+            use_phonetic_names?: boolean;
+            /**
+             * Respect Sections Durations
+             * @description Controls how strictly section durations in the `composition_plan` are enforced. Only used with `composition_plan` and only applies to `music_v1`; for `music_v2` section durations are always enforced and this is ignored. When false for `music_v1`, the model may adjust individual section durations for better quality and latency, while preserving the total song duration from the plan.
+             * @default true
+             */
+            respect_sections_durations?: boolean;
+            /**
+             * Store For Inpainting
+             * @description Whether to store the generated song for inpainting.
+             * @default false
+             */
+            store_for_inpainting?: boolean;
+            /**
+             * With Timestamps
+             * @description Whether to return the timestamps of the words in the generated song.
+             * @default false
+             */
+            with_timestamps?: boolean;
+            /**
+             * Sign With C2Pa
+             * @description Whether to sign the generated song with C2PA. Applicable only for mp3 files.
+             * @default false
+             */
+            sign_with_c2pa?: boolean;
+            /**
+             * Model Style Prefix
+             * @default music
+             * @enum {string}
+             */
+            model_style_prefix?: "music" | "sfx";
+        };
+        /** Body_Compose_music_v1_music_post */
+        Body_Compose_music_v1_music_post: {
+            /**
+             * Prompt
+             * @description A simple text prompt to generate a song from. Cannot be used in conjunction with `composition_plan`.
+             */
+            prompt?: string | null;
+            /** @description Optional generation mode hint for prompt-based music generation. Can only be used with `prompt`. */
+            generation_mode?: components["schemas"]["MusicGenerationMode"] | null;
+            /**
+             * @deprecated
+             * @description A music prompt. Deprecated. Use `composition_plan` instead.
+             */
+            music_prompt?: components["schemas"]["MusicPrompt"] | null;
+            /**
+             * Lyrics Text
+             * @description The lyrics text to use for the generation.
+             */
+            lyrics_text?: string | null;
+            /**
+             * Composition Plan
+             * @description A detailed composition plan to guide music generation. Cannot be used in conjunction with `prompt`.
+             */
+            composition_plan?: (components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"]) | null;
+            /**
+             * Music Length Ms
+             * @description The length of the song to generate in milliseconds. Used only in conjunction with `prompt`. Must be between 3000ms and 600000ms. Optional - if not provided, the model will choose a length based on the prompt.
+             */
+            music_length_ms?: number | null;
+            /**
+             * @description The model to use for the generation.
+             * @default music_v1
+             */
+            model_id?: components["schemas"]["MusicModelID"];
+            /**
+             * Seed
+             * @description Random seed to initialize the music generation process. Providing the same seed with the same parameters can help achieve more consistent results, but exact reproducibility is not guaranteed and outputs may change across system updates. Cannot be used in conjunction with prompt.
+             */
+            seed?: number | null;
+            /**
+             * Force Instrumental
+             * @description If true, guarantees that the generated song will be instrumental. If false, the song may or may not be instrumental depending on the `prompt`. Can only be used with `prompt`.
+             * @default false
+             */
+            force_instrumental?: boolean;
+            /**
+             * Finetune Id
+             * @description The ID of the finetune to use for the generation
+             */
+            finetune_id?: string | null;
+            /**
+             * Finetune Strength
+             * @description How strongly the finetune influences the generation. Defaults to 1.0 (full strength). Lower values soften the influence of the finetune, leaving more room for prompt-level steering. Only meaningful when `finetune_id` is also provided.
+             * @default 1
+             */
+            finetune_strength?: number;
+            /**
+             * Use Phonetic Names
+             * @description If true, proper names in the prompt will be phonetically spelled in the lyrics for better pronunciation by the music model. The original names will be restored in word timestamps.
+             * @default false
+             */
+            use_phonetic_names?: boolean;
+            /**
+             * Respect Sections Durations
+             * @description Controls how strictly section durations in the `composition_plan` are enforced. Only used with `composition_plan` and only applies to `music_v1`; for `music_v2` section durations are always enforced and this is ignored. When false for `music_v1`, the model may adjust individual section durations for better quality and latency, while preserving the total song duration from the plan.
+             * @default true
+             */
+            respect_sections_durations?: boolean;
+            /**
+             * Store For Inpainting
+             * @description Whether to store the generated song for inpainting.
+             * @default false
+             */
+            store_for_inpainting?: boolean;
+            /**
+             * Sign With C2Pa
+             * @description Whether to sign the generated song with C2PA. Applicable only for mp3 files.
+             * @default false
+             */
+            sign_with_c2pa?: boolean;
+        };
         /** Body_Create_PVC_voice_v1_voices_pvc_post */
         Body_Create_PVC_voice_v1_voices_pvc_post: {
             /**
@@ -4762,6 +5106,29 @@ export interface components {
              * @default false
              */
             moderate_metadata?: boolean;
+        };
+        /** Body_Generate_composition_plan_v1_music_plan_post */
+        Body_Generate_composition_plan_v1_music_plan_post: {
+            /**
+             * Prompt
+             * @description A simple text prompt to compose a plan from.
+             */
+            prompt: string;
+            /**
+             * Music Length Ms
+             * @description The length of the composition plan to generate in milliseconds. Must be between 3000ms and 600000ms. Optional - if not provided, the model will choose a length based on the prompt.
+             */
+            music_length_ms?: number | null;
+            /**
+             * Source Composition Plan
+             * @description An optional composition plan to use as a source for the new composition plan.
+             */
+            source_composition_plan?: components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"] | null;
+            /**
+             * @description The model to use for the generation.
+             * @default music_v1
+             */
+            model_id?: components["schemas"]["MusicModelID"];
         };
         /** Body_Get_similar_library_voices_v1_similar_voices_post */
         Body_Get_similar_library_voices_v1_similar_voices_post: {
@@ -5177,6 +5544,150 @@ export interface components {
              * @default []
              */
             keyterms?: string[];
+        };
+        /** Body_Stream_composed_music_v1_music_stream_post */
+        Body_Stream_composed_music_v1_music_stream_post: {
+            /**
+             * Prompt
+             * @description A simple text prompt to generate a song from. Cannot be used in conjunction with `composition_plan`.
+             */
+            prompt?: string | null;
+            /** @description Optional generation mode hint for prompt-based music generation. Can only be used with `prompt`. */
+            generation_mode?: components["schemas"]["MusicGenerationMode"] | null;
+            /**
+             * @deprecated
+             * @description A music prompt. Deprecated. Use `composition_plan` instead.
+             */
+            music_prompt?: components["schemas"]["MusicPrompt"] | null;
+            /**
+             * Lyrics Text
+             * @description The lyrics text to use for the generation.
+             */
+            lyrics_text?: string | null;
+            /**
+             * Composition Plan
+             * @description A detailed composition plan to guide music generation. Cannot be used in conjunction with `prompt`.
+             */
+            composition_plan?: (components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"]) | null;
+            /**
+             * Music Length Ms
+             * @description The length of the song to generate in milliseconds. Used only in conjunction with `prompt`. Must be between 3000ms and 600000ms. Optional - if not provided, the model will choose a length based on the prompt.
+             */
+            music_length_ms?: number | null;
+            /**
+             * @description The model to use for the generation.
+             * @default music_v1
+             */
+            model_id?: components["schemas"]["MusicModelID"];
+            /**
+             * Seed
+             * @description Random seed to initialize the music generation process. Providing the same seed with the same parameters can help achieve more consistent results, but exact reproducibility is not guaranteed and outputs may change across system updates. Cannot be used in conjunction with prompt.
+             */
+            seed?: number | null;
+            /**
+             * Force Instrumental
+             * @description If true, guarantees that the generated song will be instrumental. If false, the song may or may not be instrumental depending on the `prompt`. Can only be used with `prompt`.
+             * @default false
+             */
+            force_instrumental?: boolean;
+            /**
+             * Finetune Id
+             * @description The ID of the finetune to use for the generation
+             */
+            finetune_id?: string | null;
+            /**
+             * Finetune Strength
+             * @description How strongly the finetune influences the generation. Defaults to 1.0 (full strength). Lower values soften the influence of the finetune, leaving more room for prompt-level steering. Only meaningful when `finetune_id` is also provided.
+             * @default 1
+             */
+            finetune_strength?: number;
+            /**
+             * Use Phonetic Names
+             * @description If true, proper names in the prompt will be phonetically spelled in the lyrics for better pronunciation by the music model. The original names will be restored in word timestamps.
+             * @default false
+             */
+            use_phonetic_names?: boolean;
+            /**
+             * Store For Inpainting
+             * @description Whether to store the generated song for inpainting.
+             * @default false
+             */
+            store_for_inpainting?: boolean;
+        };
+        /** Body_Stream_composed_music_with_a_detailed_response_v1_music_detailed_stream_post */
+        Body_Stream_composed_music_with_a_detailed_response_v1_music_detailed_stream_post: {
+            /**
+             * Prompt
+             * @description A simple text prompt to generate a song from. Cannot be used in conjunction with `composition_plan`.
+             */
+            prompt?: string | null;
+            /** @description Optional generation mode hint for prompt-based music generation. Can only be used with `prompt`. */
+            generation_mode?: components["schemas"]["MusicGenerationMode"] | null;
+            /**
+             * @deprecated
+             * @description A music prompt. Deprecated. Use `composition_plan` instead.
+             */
+            music_prompt?: components["schemas"]["MusicPrompt"] | null;
+            /**
+             * Lyrics Text
+             * @description The lyrics text to use for the generation.
+             */
+            lyrics_text?: string | null;
+            /**
+             * Composition Plan
+             * @description A detailed composition plan to guide music generation. Cannot be used in conjunction with `prompt`.
+             */
+            composition_plan?: (components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"]) | null;
+            /**
+             * Music Length Ms
+             * @description The length of the song to generate in milliseconds. Used only in conjunction with `prompt`. Must be between 3000ms and 600000ms. Optional - if not provided, the model will choose a length based on the prompt.
+             */
+            music_length_ms?: number | null;
+            /**
+             * @description The model to use for the generation.
+             * @default music_v1
+             */
+            model_id?: components["schemas"]["MusicModelID"];
+            /**
+             * Seed
+             * @description Random seed to initialize the music generation process. Providing the same seed with the same parameters can help achieve more consistent results, but exact reproducibility is not guaranteed and outputs may change across system updates. Cannot be used in conjunction with prompt.
+             */
+            seed?: number | null;
+            /**
+             * Force Instrumental
+             * @description If true, guarantees that the generated song will be instrumental. If false, the song may or may not be instrumental depending on the `prompt`. Can only be used with `prompt`.
+             * @default false
+             */
+            force_instrumental?: boolean;
+            /**
+             * Finetune Id
+             * @description The ID of the finetune to use for the generation
+             */
+            finetune_id?: string | null;
+            /**
+             * Finetune Strength
+             * @description How strongly the finetune influences the generation. Defaults to 1.0 (full strength). Lower values soften the influence of the finetune, leaving more room for prompt-level steering. Only meaningful when `finetune_id` is also provided.
+             * @default 1
+             */
+            finetune_strength?: number;
+            /**
+             * Use Phonetic Names
+             * @description If true, proper names in the prompt will be phonetically spelled in the lyrics for better pronunciation by the music model. The original names will be restored in word timestamps.
+             * @default false
+             */
+            use_phonetic_names?: boolean;
+            /**
+             * Store For Inpainting
+             * @description Whether to store the generated song for inpainting.
+             * @default false
+             */
+            store_for_inpainting?: boolean;
+            /**
+             * With Timestamps
+             * @description Whether to return the timestamps of the words in the generated song.
+             * @default false
+             */
+            with_timestamps?: boolean;
         };
         /** Body_Text_to_dialogue__multi_voice__streaming_v1_text_to_dialogue_stream_post */
         Body_Text_to_dialogue__multi_voice__streaming_v1_text_to_dialogue_stream_post: {
@@ -6074,6 +6585,48 @@ export interface components {
          * @enum {string}
          */
         CharacterRefreshPeriod: "monthly_period" | "3_month_period" | "6_month_period" | "annual_period";
+        /**
+         * CompositionPlan
+         * @description Composition plan for the `music_v2` model. Using this field with any other model will result in an error.
+         * @example {
+         *       "chunks": [
+         *         {
+         *           "duration_ms": 15000,
+         *           "positive_styles": [
+         *             "pop",
+         *             "warm synths",
+         *             "steady groove",
+         *             "layered harmonies"
+         *           ],
+         *           "text": "[Verse]\nCity lights are fading\nWe keep moving through the night"
+         *         },
+         *         {
+         *           "duration_ms": 15000,
+         *           "positive_styles": [
+         *             "uplifting",
+         *             "bigger drums",
+         *             "wide vocals"
+         *           ],
+         *           "text": "[Chorus]\nHold on to the feeling\n{very loud}Let it rise and come alive"
+         *         },
+         *         {
+         *           "duration_ms": 5000,
+         *           "positive_styles": [
+         *             "gentle ending",
+         *             "soft pads"
+         *           ],
+         *           "text": "[Instrumental Outro]"
+         *         }
+         *       ]
+         *     }
+         */
+        CompositionPlan: {
+            /**
+             * Chunks
+             * @description The chunks that make up the generation.
+             */
+            chunks: (components["schemas"]["GenerationChunk-Input"] | components["schemas"]["AudioRefChunk"])[];
+        };
         /** CreateAPIKeyRequest */
         CreateAPIKeyRequest: {
             /**
@@ -6821,6 +7374,43 @@ export interface components {
              * @description The average alignment loss/confidence score for this word, calculated from its constituent characters.
              */
             loss: number;
+        };
+        /** GenerationChunk */
+        "GenerationChunk-Input": {
+            /**
+             * Text
+             * @description The text config to be generated for this chunk. Can contain section name in square brackets, e.g. [Verse 1], lyrics lines, and inline directions in curly braces, e.g. {scratching}.
+             */
+            text: string;
+            /**
+             * Duration Ms
+             * @description The duration of the chunk in milliseconds. Must be between 3000ms and 120000ms.
+             */
+            duration_ms: number;
+            /**
+             * Positive Styles
+             * @description The styles and musical directions that should be present in this chunk. Use English language for best results. The styles for the first chunk are the most important as they set the overall tone and genre. Styles for subsequent chunks can be used to add nuance, progression, emphasis, or change the direction of the song. Aim to have at least 6-7 styles in early chunks until the direction is established. Generic styles like 'great production quality' are good default styles to append to the list.
+             */
+            positive_styles: string[];
+            /**
+             * Negative Styles
+             * @description The styles and musical directions that should not be present in this chunk. Use English language for best results. Leaving empty is a good default, only use this field if you want to explicitly avoid a particular style or direction.
+             */
+            negative_styles?: string[];
+            /**
+             * Context Adherence
+             * @description How much the model adheres to the context of its surrounding chunks. Low adherence means the model can deviate from the context and be more creative. High adherence means the model will be more consistent with the context.
+             * @default high
+             * @enum {string}
+             */
+            context_adherence?: "low" | "medium" | "high";
+            /** @description The audio reference to condition the generation on. The first chunk is the most important as it will influence the generation of all subsequent chunks. Thus, if you want to apply conditioning to the entire song, start conditioning from the first chunk. */
+            conditioning_ref?: components["schemas"]["AudioRefChunk"] | null;
+            /**
+             * Condition Strength
+             * @description How strongly the model adheres to the conditioning reference. Low strength means the model will be more creative and deviate from the reference. High strength means the model will be more consistent with the reference.
+             */
+            condition_strength?: ("low" | "medium" | "high" | "xhigh") | null;
         };
         /** GetAudioIsolationHistoryResponseModel */
         GetAudioIsolationHistoryResponseModel: {
@@ -8068,6 +8658,91 @@ export interface components {
              */
             audio_duration_secs?: number | null;
         };
+        /**
+         * MusicGenerationMode
+         * @enum {string}
+         */
+        MusicGenerationMode: "track" | "loop" | "ambience" | "video_to_music";
+        MusicHistoryItem: {
+            song_id: string;
+            title: string;
+            /** @description The prompt, or null when composed from a plan. */
+            prompt: string | null;
+            /** @description The plan the song was played from. */
+            composition_plan: components["schemas"]["MusicPrompt"] | null;
+            /** @description The seed: composing the same plan with it again gives the same audio. */
+            seed: number;
+            /** @description `fluidsynth` (the embedded algorithmic composer) or `remote` (TIMBRE_MUSIC_URL). */
+            engine: string;
+            duration_ms: number;
+            output_format: string;
+            /** @description Credits charged. */
+            character_cost: number;
+            created_at_unix: number;
+            download_url: string;
+        };
+        MusicHistoryPage: {
+            items: components["schemas"]["MusicHistoryItem"][];
+            has_more: boolean;
+        };
+        /**
+         * MusicModelID
+         * @default music_v1
+         * @enum {string}
+         */
+        MusicModelID: "music_v1" | "music_v2";
+        /**
+         * MusicPrompt
+         * @description Composition plan for the `music_v1` model. Using this field with any other model will result in an error.
+         * @example {
+         *       "negative_global_styles": [
+         *         "metal",
+         *         "hip-hop",
+         *         "country"
+         *       ],
+         *       "positive_global_styles": [
+         *         "pop",
+         *         "rock",
+         *         "jazz"
+         *       ],
+         *       "sections": [
+         *         {
+         *           "duration_ms": 10000,
+         *           "lines": [
+         *             "Verse 1 lyrics"
+         *           ],
+         *           "negative_local_styles": [
+         *             "metal",
+         *             "hip-hop",
+         *             "country"
+         *           ],
+         *           "positive_local_styles": [
+         *             "pop",
+         *             "rock",
+         *             "jazz"
+         *           ],
+         *           "section_name": "Verse 1"
+         *         }
+         *       ]
+         *     }
+         */
+        MusicPrompt: {
+            /**
+             * Positive Global Styles
+             * @description The styles and musical directions that should be present in the entire song. Use English language for best result.
+             */
+            positive_global_styles: string[];
+            /**
+             * Negative Global Styles
+             * @description The styles and musical directions that should not be present in the entire song. Use English language for best result.
+             */
+            negative_global_styles: string[];
+            /**
+             * Sections
+             * @description The sections of the song.
+             */
+            sections: components["schemas"]["SongSection"][];
+        };
         /** @enum {string} */
         NonStreamingOutputFormats: "wav_8000" | "wav_16000" | "wav_22050" | "wav_24000" | "wav_32000" | "wav_44100" | "wav_48000";
         /** OpenAISpeechRequest */
@@ -8697,6 +9372,21 @@ export interface components {
          * @enum {string}
          */
         SeatType: "workspace_admin" | "workspace_member" | "workspace_lite_member";
+        /** SectionSource */
+        SectionSource: {
+            /**
+             * Song Id
+             * @description The ID of the song to source the section from. You can find the song ID in the response headers when you generate a song.
+             */
+            song_id: string;
+            /** @description The range to extract from the source song. */
+            range: components["schemas"]["TimeRange"];
+            /**
+             * Negative Ranges
+             * @description The ranges to exclude from the 'range'.
+             */
+            negative_ranges?: components["schemas"]["TimeRange"][];
+        };
         SecurityAccountDeleted: {
             /** @example ok */
             status: string;
@@ -9060,6 +9750,36 @@ export interface components {
          * @enum {string}
          */
         SingleUseTokenType: "realtime_scribe" | "batch_scribe" | "tts_websocket";
+        /** SongSection */
+        SongSection: {
+            /**
+             * Section Name
+             * @description The name of the section. Must be between 1 and 100 characters.
+             */
+            section_name: string;
+            /**
+             * Positive Local Styles
+             * @description The styles and musical directions that should be present in this section. Use English language for best result.
+             */
+            positive_local_styles: string[];
+            /**
+             * Negative Local Styles
+             * @description The styles and musical directions that should not be present in this section. Use English language for best result.
+             */
+            negative_local_styles: string[];
+            /**
+             * Duration Ms
+             * @description The duration of the section in milliseconds. Must be between 3000ms and 120000ms.
+             */
+            duration_ms: number;
+            /**
+             * Lines
+             * @description The lyrics of the section. Max 30 lines per section and max 200 characters per line.
+             */
+            lines: string[];
+            /** @description Optional source to extract the section from. Used for inpainting. */
+            source_from?: components["schemas"]["SectionSource"] | null;
+        };
         SoundGenerationCategory: {
             category_id: string;
             name: string;
@@ -9978,6 +10698,13 @@ export interface components {
          * @description ElevenLabs' resource types, and Timbre's `history` (a history item shared in the workspace).
          */
         TimbreWorkspaceResourceType: components["schemas"]["WorkspaceResourceType"] | "history";
+        /** TimeRange */
+        TimeRange: {
+            /** Start Ms */
+            start_ms: number;
+            /** End Ms */
+            end_ms: number;
+        };
         TranscriptEdit: {
             /** @description The whole edited text (not empty, at most 1,000,000 characters); absent or null keeps the text. */
             text?: string | null;
@@ -15476,6 +16203,340 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    generate: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. Use "auto" (the default) to let the API pick the best format for the selected model: mp3_44100_128 for v1 models and mp3_48000_192 for v2 models. */
+                output_format?: "auto" | "mp3_48000_128" | "mp3_48000_192" | "mp3_48000_240" | "mp3_48000_320" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Compose_music_v1_music_post"];
+            };
+        };
+        responses: {
+            /** @description The generated audio file in the format specified */
+            200: {
+                headers: {
+                    /** @description Unique identifier for the generated song */
+                    "song-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    stream_compose: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. Use "auto" (the default) to let the API pick the best format for the selected model: mp3_44100_128 for v1 models and mp3_48000_192 for v2 models. */
+                output_format?: "auto" | "mp3_48000_128" | "mp3_48000_192" | "mp3_48000_240" | "mp3_48000_320" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Stream_composed_music_v1_music_stream_post"];
+            };
+        };
+        responses: {
+            /** @description Streaming audio data in the format specified */
+            200: {
+                headers: {
+                    /** @description Unique identifier for the generated song */
+                    "song-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    compose_detailed: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. Use "auto" (the default) to let the API pick the best format for the selected model: mp3_44100_128 for v1 models and mp3_48000_192 for v2 models. */
+                output_format?: "auto" | "mp3_48000_128" | "mp3_48000_192" | "mp3_48000_240" | "mp3_48000_320" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Compose_Music_with_a_detailed_response_v1_music_detailed_post"];
+            };
+        };
+        responses: {
+            /** @description Multipart/mixed response with JSON metadata and binary audio file */
+            200: {
+                headers: {
+                    /** @description Unique identifier for the generated song */
+                    "song-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "multipart/mixed": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    compose_detailed_stream: {
+        parameters: {
+            query?: {
+                /** @description Output format of the generated audio. Formatted as codec_sample_rate_bitrate. Use "auto" (the default) to let the API pick the best format for the selected model: mp3_44100_128 for v1 models and mp3_48000_192 for v2 models. */
+                output_format?: "auto" | "mp3_48000_128" | "mp3_48000_192" | "mp3_48000_240" | "mp3_48000_320" | "mp3_22050_32" | "mp3_24000_48" | "mp3_44100_32" | "mp3_44100_64" | "mp3_44100_96" | "mp3_44100_128" | "mp3_44100_192" | "pcm_8000" | "pcm_16000" | "pcm_22050" | "pcm_24000" | "pcm_32000" | "pcm_44100" | "pcm_48000" | "ulaw_8000" | "alaw_8000" | "opus_48000_32" | "opus_48000_64" | "opus_48000_96" | "opus_48000_128" | "opus_48000_192";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Body_Stream_composed_music_with_a_detailed_response_v1_music_detailed_stream_post"];
+            };
+        };
+        responses: {
+            /** @description Server-Sent Events for composition plan, song metadata, audio chunks with optional word timestamps, and completion. */
+            200: {
+                headers: {
+                    /** @description Unique identifier for the generated song */
+                    "song-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    compose_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Body_Generate_composition_plan_v1_music_plan_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MusicPrompt"] | components["schemas"]["CompositionPlan"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_music_history: {
+        parameters: {
+            query?: {
+                page_size?: number;
+                page?: number;
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of songs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MusicHistoryPage"];
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `music_generation` permission, or the member's groups do not allow `music`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_music_history_audio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The song's id (the `song-id` header of the compose routes). */
+                song_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The song. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `music_generation` permission, or the member's groups do not allow `music`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `song_not_found`: no such song of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    timbre_music_history_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The song's id (the `song-id` header of the compose routes). */
+                song_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_api_key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The key lacks the `music_generation` permission, or the member's groups do not allow `music`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `song_not_found`: no such song of the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             default: components["responses"]["Error"];
