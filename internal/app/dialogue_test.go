@@ -228,6 +228,23 @@ func TestTextToDialogue(t *testing.T) {
 				}
 			}
 
+			// Pronunciation dictionaries apply to each line: the alias is spoken, the alignment
+			// still spells the line as written.
+			dict := mustOK(t, e.do("POST", "/v1/pronunciation-dictionaries/add-from-rules", e.key, map[string]any{"name": "Titles",
+				"rules": []any{map[string]any{"type": "alias", "string_to_replace": "CEO", "alias": "chief executive officer"}}}))
+			withDict := e.do("POST", "/v1/text-to-dialogue/with-timestamps?output_format=pcm_16000&enable_logging=false", e.key, map[string]any{
+				"inputs": []map[string]string{{"text": "Is the CEO in?", "voice_id": rachel}, {"text": "The CEO left.", "voice_id": adam}},
+				"pronunciation_dictionary_locators": []any{map[string]any{"pronunciation_dictionary_id": dict["id"], "version_id": dict["version_id"]}}})
+			expect(t, withDict, 200)
+			var dres dialogueResult
+			if err := json.Unmarshal(withDict.body, &dres); err != nil || dres.Alignment == nil || dres.Normalized == nil {
+				t.Fatalf("dialogue with a dictionary: %v %.300s", err, withDict.body)
+			}
+			written, spoken := strings.Join(dres.Alignment.Characters, ""), strings.Join(dres.Normalized.Characters, "")
+			if strings.Count(written, "CEO") != 2 || strings.Count(strings.ToLower(spoken), "chief executive officer") != 2 {
+				t.Errorf("dialogue with a dictionary: written %q, spoken %q", written, spoken)
+			}
+
 			// Audio: mp3 of about the same length, one more history item.
 			plain := e.do("POST", "/v1/text-to-dialogue", e.key, body)
 			expect(t, plain, 200)
@@ -267,8 +284,9 @@ func TestTextToDialogue(t *testing.T) {
 				t.Fatalf("streamed %d segments, text %q", len(streamedSegs), strings.Join(streamedChars, ""))
 			}
 			checkSpeech(t, mp3, dur-0.2, dur+0.2)
-			if got, want := e.workspace().CharacterCount-before, 5*chars+2*int64(len(refSentence)); got != want {
-				t.Errorf("five dialogues and two references charged %d, want %d", got, want)
+			// The dialogue with a dictionary is charged its written characters ("Is the CEO in?The CEO left.").
+			if got, want := e.workspace().CharacterCount-before, 5*chars+2*int64(len(refSentence))+27; got != want {
+				t.Errorf("six dialogues and two references charged %d, want %d", got, want)
 			}
 			_ = ctx
 		})
