@@ -19,13 +19,14 @@ func TestAdminSetPlanAndListUsers(t *testing.T) {
 			t.Fatalf("create-user: %v %s", err, out)
 		}
 	}
-	out, err := timbre(t, "admin", "set-plan", "--email", "second@example.com", "--plan", "growing_business", "--period", "annual", "--data", dir)
-	if err != nil || !strings.Contains(out, "growing_business") {
+	out, err := timbre(t, "admin", "set-plan", "--email", "second@example.com", "--plan", "growing_business", "--period", "annual", "--extra-pvc-slots", "2", "--data", dir)
+	if err != nil || !strings.Contains(out, "growing_business") || !strings.Contains(out, "3 professional voices") {
 		t.Fatalf("set-plan: %v %s", err, out)
 	}
 	for _, bad := range [][]string{
 		{"--email", "second@example.com", "--plan", "platinum"},
 		{"--email", "second@example.com", "--plan", "pro", "--period", "weekly"},
+		{"--email", "second@example.com", "--plan", "pro", "--extra-pvc-slots", "-5"},
 		{"--email", "nobody@example.com", "--plan", "pro"},
 		{"--plan", "pro"},
 	} {
@@ -40,7 +41,7 @@ func TestAdminSetPlanAndListUsers(t *testing.T) {
 	defer db.Close()
 	u, _ := db.UserByEmail(context.Background(), "second@example.com")
 	w, err := db.Workspace(context.Background(), u.WorkspaceID, time.Now())
-	if err != nil || w.Tier != "growing_business" || w.BillingPeriod != "annual_period" {
+	if err != nil || w.Tier != "growing_business" || w.BillingPeriod != "annual_period" || w.ExtraProVoiceSlots != 2 {
 		t.Fatalf("workspace after set-plan: %+v %v", w, err)
 	}
 

@@ -40,7 +40,7 @@ Usage:
   timbre migrate [--data DIR]                              apply database migrations and exit
   timbre admin create-user --email E --password P [--data DIR]
   timbre admin create-api-key --email E --name N [--data DIR]
-  timbre admin set-plan --email E --plan TIER [--period monthly|annual] [--data DIR]
+  timbre admin set-plan --email E --plan TIER [--period monthly|annual] [--extra-pvc-slots N] [--data DIR]
   timbre admin list-users [--data DIR]
   timbre admin voice-safety --voice ID --set ban|captcha|none [--data DIR]
   timbre admin voice-feature --voice ID --set on|off [--data DIR]
@@ -222,6 +222,7 @@ func admin(args []string, stdout, stderr io.Writer) error {
 		return voiceFeature(args[1:], stdout, stderr)
 	}
 	var email, password, name, tier, period, voiceID string
+	extraPVC := -1
 	var cfg *config.Config
 	var err error
 	switch args[0] {
@@ -240,6 +241,7 @@ func admin(args []string, stdout, stderr io.Writer) error {
 			fs.StringVar(&email, "email", "", "the email of a user: their default workspace gets the plan (required)")
 			fs.StringVar(&tier, "plan", "", "the tier: "+strings.Join(tierIDs(), ", ")+" (required)")
 			fs.StringVar(&period, "period", "monthly", "the billing period: monthly or annual")
+			fs.IntVar(&extraPVC, "extra-pvc-slots", -1, "professional voice slots on top of the plan's (0–100; unset: unchanged)")
 		})
 	case "list-users":
 		cfg, err = parse("admin list-users", config.Data, args[1:], stderr, nil)
@@ -263,6 +265,9 @@ func admin(args []string, stdout, stderr io.Writer) error {
 		}
 		if period != "monthly" && period != "annual" {
 			return fmt.Errorf("--period: want monthly or annual, got %q", period)
+		}
+		if extraPVC < -1 || extraPVC > 100 {
+			return fmt.Errorf("--extra-pvc-slots: want 0 to 100, got %d", extraPVC)
 		}
 	}
 	ctx := context.Background()
@@ -301,8 +306,18 @@ func admin(args []string, stdout, stderr io.Writer) error {
 		if err := db.SetPlan(ctx, u.WorkspaceID, tier, period+"_period"); err != nil {
 			return err
 		}
+		if extraPVC >= 0 {
+			if err := db.SetExtraProVoiceSlots(ctx, u.WorkspaceID, extraPVC); err != nil {
+				return err
+			}
+		}
 		t := plan.Get(tier)
-		fmt.Fprintf(stdout, "workspace %s of %s is now on %s (%s, billed %s): %d concurrent requests\n", u.WorkspaceID, u.Email, t.ID, t.Name, period, t.Concurrency)
+		ws, err := db.Workspace(ctx, u.WorkspaceID, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "workspace %s of %s is now on %s (%s, billed %s): %d concurrent requests, %d professional voices\n",
+			u.WorkspaceID, u.Email, t.ID, t.Name, period, t.Concurrency, plan.ProVoiceLimit(t, ws.ExtraProVoiceSlots))
 		return nil
 	}
 	if name == "" {

@@ -328,3 +328,31 @@ func TestWordErrorRate(t *testing.T) {
 		t.Fatal(w)
 	}
 }
+
+// TestProfessionalCloneSlots: the plan's professional voice limit plus the workspace's extra
+// slots (spec: professional voice limit = limit + extra slots), counted when a voice is created
+// and shown by /v1/user/subscription.
+func TestProfessionalCloneSlots(t *testing.T) {
+	e := cloneEnv(t, "sqlite", "creator") // one professional voice
+	create := func(name string) *resp {
+		return e.do("POST", "/v1/voices/pvc", e.key, map[string]any{"name": name, "language": "en"})
+	}
+	expect(t, create("First"), 200)
+	r := create("Second")
+	if r.StatusCode/100 != 4 || detailStatus(t, r) != "professional_voice_limit_reached" {
+		t.Fatalf("second voice on creator: %d %s", r.StatusCode, r.body)
+	}
+	if err := e.app.DB.SetExtraProVoiceSlots(context.Background(), e.user.WorkspaceID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if sub := mustOK(t, e.do("GET", "/v1/user/subscription", e.key, nil)); sub["professional_voice_limit"] != float64(2) {
+		t.Fatalf("professional_voice_limit %v, want 2", sub["professional_voice_limit"])
+	}
+	expect(t, create("Second"), 200)
+	if r := create("Third"); detailStatus(t, r) != "professional_voice_limit_reached" {
+		t.Fatalf("third voice with one extra slot: %d %s", r.StatusCode, r.body)
+	}
+	if n := countRows(t, e, "voices WHERE category = 'professional'"); n != 2 {
+		t.Fatalf("%d professional voices, want 2", n)
+	}
+}

@@ -95,6 +95,10 @@ func SFXCredits(t Tier, seconds float64) int64 {
 	return max(1, int64(math.Ceil(math.Ceil(seconds)*float64(credits)/secs)))
 }
 
+// ProVoiceLimit is the spec's derived professional voice limit: the plan's limit plus the
+// workspace's extra slots.
+func ProVoiceLimit(t Tier, extraSlots int) int { return t.ProVoiceLimit + max(0, extraSlots) }
+
 // MaxVoiceAddEdits is the spec's derived limit: round(1.5 × voice_limit + 50).
 func MaxVoiceAddEdits(t Tier) int { return int(1.5*float64(t.VoiceLimit) + 50 + 0.5) }
 

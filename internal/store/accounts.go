@@ -33,6 +33,8 @@ type Workspace struct {
 	BillingPeriod   string // monthly_period or annual_period
 	// VoiceAddEditCount counts voice adds and edits in the current period (reset with CharacterCount).
 	VoiceAddEditCount int
+	// ExtraProVoiceSlots are professional voice slots on top of the plan's.
+	ExtraProVoiceSlots int
 }
 
 // DefaultWorkspaceSuffix follows the owner's email (or, after the survey, first name) in the
@@ -89,14 +91,14 @@ func (db *DB) SetEmailVerified(ctx context.Context, userID string) error {
 	return db.InTx(ctx, func(tx *Tx) error { return tx.SetEmailVerified(ctx, userID) })
 }
 
-const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix, billing_period, voice_add_edit_count`
+const workspaceCols = `id, name, owner_id, tier, character_count, period_start_unix, next_reset_unix, created_at_unix, billing_period, voice_add_edit_count, extra_professional_voice_slots`
 
 // Workspace loads a workspace, rolling its character period forward when it has ended.
 func (db *DB) Workspace(ctx context.Context, id string, now time.Time) (*Workspace, error) {
 	read := func() (*Workspace, error) {
 		w := &Workspace{}
 		err := db.queryRow(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id).Scan(
-			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt, &w.BillingPeriod, &w.VoiceAddEditCount)
+			&w.ID, &w.Name, &w.OwnerID, &w.Tier, &w.CharacterCount, &w.PeriodStartUnix, &w.NextResetUnix, &w.CreatedAt, &w.BillingPeriod, &w.VoiceAddEditCount, &w.ExtraProVoiceSlots)
 		return w, notFound(err)
 	}
 	w, err := read()
@@ -127,6 +129,11 @@ func (tx *Tx) rollPeriod(ctx context.Context, workspaceID string, now time.Time)
 	_, err = tx.exec(ctx, `UPDATE workspaces SET character_count = 0, voice_add_edit_count = 0, period_start_unix = ?, next_reset_unix = ? WHERE id = ? AND next_reset_unix = ?`,
 		start.Unix(), start.AddDate(0, 1, 0).Unix(), workspaceID, next)
 	return err
+}
+
+// SetExtraProVoiceSlots sets the professional voice slots a workspace has on top of its plan's.
+func (db *DB) SetExtraProVoiceSlots(ctx context.Context, workspaceID string, n int) error {
+	return affected(db.exec(ctx, `UPDATE workspaces SET extra_professional_voice_slots = ? WHERE id = ?`, n, workspaceID))
 }
 
 // SetTier changes a workspace's plan.

@@ -91,7 +91,7 @@ func Subscription(ws *store.Workspace, slotsUsed int) SubscriptionResponse {
 		MaxVoiceAddEdits:               plan.MaxVoiceAddEdits(t),
 		VoiceSlotsUsed:                 slotsUsed,
 		VoiceAddEditCounter:            ws.VoiceAddEditCount,
-		ProfessionalVoiceLimit:         t.ProVoiceLimit,
+		ProfessionalVoiceLimit:         plan.ProVoiceLimit(t, ws.ExtraProVoiceSlots),
 		CanUseInstantVoiceCloning:      plan.CanCloneInstantly(t),
 		CanUseProfessionalVoiceCloning: plan.AtLeast(t.ID, "creator"),
 		Currency:                       "usd",

@@ -149,13 +149,13 @@ func validLang(s string) bool {
 	return true
 }
 
-func errPVCLimit(t plan.Tier, used int) error {
-	if t.ProVoiceLimit == 0 {
+func errPVCLimit(t plan.Tier, limit, used int) error {
+	if limit == 0 {
 		return errs.Errorf(errs.Forbidden, "can_not_use_professional_voice_cloning",
 			"Your subscription (%s) does not include professional voice cloning; upgrade to Creator or above.", t.Name)
 	}
 	return errs.Errorf(errs.Quota, "professional_voice_limit_reached",
-		"You have reached your professional voice limit (%d / %d) on the %s plan. Delete a professional voice or upgrade to add more.", used, t.ProVoiceLimit, t.Name)
+		"You have reached your professional voice limit (%d / %d) on the %s plan. Delete a professional voice or upgrade to add more.", used, limit, t.Name)
 }
 
 // baseVoice is where an untrained professional voice speaks from: the first premade voice available.
@@ -204,8 +204,8 @@ func (s *Service) CreatePVC(ctx context.Context, c *access.Caller, req *PVCCreat
 		if err != nil {
 			return err
 		}
-		if used >= tier.ProVoiceLimit {
-			return errPVCLimit(tier, used)
+		if limit := plan.ProVoiceLimit(tier, ws.ExtraProVoiceSlots); used >= limit {
+			return errPVCLimit(tier, limit, used)
 		}
 		return tx.CreateVoice(ctx, row)
 	})
