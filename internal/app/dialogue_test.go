@@ -233,7 +233,7 @@ func TestTextToDialogue(t *testing.T) {
 			dict := mustOK(t, e.do("POST", "/v1/pronunciation-dictionaries/add-from-rules", e.key, map[string]any{"name": "Titles",
 				"rules": []any{map[string]any{"type": "alias", "string_to_replace": "CEO", "alias": "chief executive officer"}}}))
 			withDict := e.do("POST", "/v1/text-to-dialogue/with-timestamps?output_format=pcm_16000&enable_logging=false", e.key, map[string]any{
-				"inputs": []map[string]string{{"text": "Is the CEO in?", "voice_id": rachel}, {"text": "The CEO left.", "voice_id": adam}},
+				"inputs":                            []map[string]string{{"text": "Is the CEO in?", "voice_id": rachel}, {"text": "The CEO left.", "voice_id": adam}},
 				"pronunciation_dictionary_locators": []any{map[string]any{"pronunciation_dictionary_id": dict["id"], "version_id": dict["version_id"]}}})
 			expect(t, withDict, 200)
 			var dres dialogueResult
