@@ -88,6 +88,27 @@ const (
 
 // splitPieces cuts samples (at rate Hz) into pieces at pauses; see the constants above.
 func splitPieces(samples []int16, rate int) []piece {
+	return splitPiecesAtLeast(samples, rate, minPieceSeconds)
+}
+
+// splitPiecesFor cuts samples into pieces for a transcription by workers decoders. One decoder
+// takes the pieces splitPieces makes. Several share the audio in pieces as long as it allows,
+// about one each (within the bounds below), so that they finish together: a decoder left alone
+// with the last short piece while the other idles costs more than the pieces' set-ups save.
+// Measured on 42 s of Harvard sentences with two decoders (four interleaved rounds each, wall
+// time): two pieces of about 20 s took 12 % less time than splitPieces' six; with one decoder,
+// longer pieces were 6 % slower, so it keeps splitPieces'.
+func splitPiecesFor(samples []int16, rate, workers int) []piece {
+	if workers <= 1 {
+		return splitPieces(samples, rate)
+	}
+	share := float64(len(samples)) / float64(rate) / float64(workers)
+	return splitPiecesAtLeast(samples, rate, min(max(0.9*share, minPieceSeconds), maxPieceSeconds-forcedCutWindow))
+}
+
+// splitPiecesAtLeast is splitPieces whose pieces, but for the last, are at least minSeconds long
+// (unless a long pause ends them).
+func splitPiecesAtLeast(samples []int16, rate int, minSeconds float64) []piece {
 	frame := int(float64(rate) * frameSeconds)
 	if frame <= 0 || len(samples) < frame {
 		return []piece{{Start: 0, End: len(samples)}}
@@ -127,7 +148,7 @@ func splitPieces(samples []int16, rate int) []piece {
 		quiet = func(int) bool { return false }
 	}
 
-	minFrames, maxFrames := int(minPieceSeconds/frameSeconds), int(maxPieceSeconds/frameSeconds)
+	minFrames, maxFrames := int(minSeconds/frameSeconds), int(maxPieceSeconds/frameSeconds)
 	var cuts []int // frame indexes where a new piece begins
 	start := 0
 	for i := 0; i < n; {

@@ -171,3 +171,37 @@ func TestSplitPiecesInNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitPiecesFor: one decoder gets splitPieces' pieces; two share 42 s of sentences in two
+// pieces of about half each, cut in pauses.
+func TestSplitPiecesFor(t *testing.T) {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(5, 6))
+	var a []int16
+	for range 12 { // 12 sentences of 2.9 s, 0.6 s apart: 41.4 s
+		a = speechLike(a, rate, 2.9, true, rng)
+		a = speechLike(a, rate, 0.6, false, rng)
+	}
+	if one, plain := splitPiecesFor(a, rate, 1), splitPieces(a, rate); len(one) != len(plain) {
+		t.Errorf("one decoder: %d pieces, splitPieces %d", len(one), len(plain))
+	}
+	two := splitPiecesFor(a, rate, 2)
+	if len(two) != 2 {
+		t.Fatalf("two decoders: %d pieces, want 2: %v", len(two), two)
+	}
+	first, second := float64(two[0].End-two[0].Start)/rate, float64(two[1].End-two[1].Start)/rate
+	if math.Abs(first-second) > 4 {
+		t.Errorf("two decoders: pieces of %.1f s and %.1f s, want about half each", first, second)
+	}
+	// Long audio still comes in pieces of at most maxPieceSeconds.
+	var long []int16
+	for range 60 {
+		long = speechLike(long, rate, 2.9, true, rng)
+		long = speechLike(long, rate, 0.6, false, rng)
+	}
+	for _, p := range splitPiecesFor(long, rate, 2) {
+		if s := float64(p.End-p.Start) / rate; s > maxPieceSeconds {
+			t.Errorf("a piece of %.1f s", s)
+		}
+	}
+}

@@ -416,7 +416,7 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 		return nil, fmt.Errorf("pocketsphinx: invalid sample rate %d", pcm.SampleRate)
 	}
 	pcm = toRecognitionRate(pcm)
-	pieces := splitPieces(pcm.Samples, pcm.SampleRate)
+	pieces := splitPiecesFor(pcm.Samples, pcm.SampleRate, p.Workers())
 	results := make([][]TranscriptWord, len(pieces))
 	errs := make([]error, len(pieces))
 
@@ -831,3 +831,4 @@ func alignPiece(ps *C.ps_decoder_t, pcm PCM, pc piece, words []string, open bool
 	}
 	return placed, nil
 }
+
