@@ -831,4 +831,3 @@ func alignPiece(ps *C.ps_decoder_t, pcm PCM, pc piece, words []string, open bool
 	}
 	return placed, nil
 }
-
