@@ -85,16 +85,35 @@ func TestNeuralClone(t *testing.T) {
 				t.Fatalf("denoised upload: %d voices, last %s %s", len(created), c.FileName, c.ContentType)
 			}
 
+			// A recording over 30 s goes as its first 30 s (the server's limit), as WAV.
+			pcm, rate, err := audio.Decode(ctx, long)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var forty []int16
+			for len(forty) < 40*rate {
+				forty = append(forty, pcm...)
+			}
+			r = e.postFiles("/v1/voices/add", e.key, []upload{{"files", "forty.wav", "audio/wav", audio.WAV(forty, rate)}}, map[string]string{"name": "Long me"})
+			expect(t, r, 200)
+			created, _ = fake.Snapshot()
+			c := created[len(created)-1]
+			got, gotRate, err := audio.Decode(ctx, c.Audio)
+			if err != nil || c.ContentType != "audio/wav" || math.Abs(float64(len(got))/float64(gotRate)-30) > 0.05 {
+				t.Fatalf("a 40 s sample reached the server as %s, %v (%d samples at %d Hz)", c.ContentType, err, len(got), gotRate)
+			}
+			expect(t, e.do("DELETE", "/v1/voices/"+r.json(t)["voice_id"].(string), e.key, nil), 200)
+
 			// Adding a recording makes a new server voice from it; deleting one keeps the server's.
 			r = e.postFiles("/v1/voices/"+id+"/edit", e.key, []upload{{"files[]", "more.mp3", "audio/mpeg", long}}, map[string]string{"name": "Neural me"})
 			expect(t, r, 200)
 			created, _ = fake.Snapshot()
-			if row, err = e.app.DB.Voice(ctx, e.user.WorkspaceID, id); err != nil || len(created) != 3 || row.EngineVoice != created[2].ID || row.Engine != "openai-clone" {
+			if row, err = e.app.DB.Voice(ctx, e.user.WorkspaceID, id); err != nil || len(created) != 4 || row.EngineVoice != created[3].ID || row.Engine != "openai-clone" {
 				t.Fatalf("after edit: %d server voices, engine %q voice %q (%v)", len(created), row.Engine, row.EngineVoice, err)
 			}
 			v := e.voice(id)
 			expect(t, e.do("DELETE", "/v1/voices/"+id+"/samples/"+v.Samples[0].SampleID, e.key, nil), 200)
-			if row, err = e.app.DB.Voice(ctx, e.user.WorkspaceID, id); err != nil || row.EngineVoice != created[2].ID || row.Engine != "openai-clone" {
+			if row, err = e.app.DB.Voice(ctx, e.user.WorkspaceID, id); err != nil || row.EngineVoice != created[3].ID || row.Engine != "openai-clone" {
 				t.Fatalf("after a sample went: engine %q voice %q (%v)", row.Engine, row.EngineVoice, err)
 			}
 

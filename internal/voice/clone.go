@@ -312,6 +312,10 @@ func (s *Service) fitProsody(ctx context.Context, prints []*voiceprint.Print) (*
 	return merged, fit, string(pr), nil
 }
 
+// RemoteSampleSeconds is the longest sample a cloning server is sent (OpenAI's custom voices
+// take at most 30 s); a longer one goes as its first 30 s.
+const RemoteSampleSeconds = 30
+
 // makeVoice turns the prints (and the new samples ps) into the voice's engine, engine voice and
 // prosody: with a cloning server configured, the longest new sample (noise-removed when asked)
 // goes to the server and its voice id is used (the prints are still merged: similar voices and
@@ -333,6 +337,15 @@ func (s *Service) makeVoice(ctx context.Context, name string, prints []*voicepri
 	data, mime, file := best.data, best.row.MimeType, best.row.FileName
 	if best.clean != nil {
 		data, mime, file = best.clean, "audio/wav", strings.TrimSuffix(file, path.Ext(file))+".wav"
+	}
+	if best.row.DurationSecs > RemoteSampleSeconds {
+		// The server takes a sample of limited length: its first RemoteSampleSeconds, as WAV.
+		samples, rate, err := audio.Decode(ctx, data)
+		if err != nil {
+			return nil, "", "", "", err
+		}
+		data = audio.WAV(samples[:min(len(samples), RemoteSampleSeconds*rate)], rate)
+		mime, file = "audio/wav", strings.TrimSuffix(file, path.Ext(file))+".wav"
 	}
 	id, err := s.Remote.CreateVoice(ctx, name, file, mime, data)
 	if err != nil {
