@@ -472,7 +472,9 @@ func (db *DB) DeleteAccount(ctx context.Context, userID string) (*DeletedAccount
 				UNION SELECT preview_key FROM voices WHERE workspace_id = ? AND preview_key <> ''
 				UNION SELECT blob_key FROM audio_isolations WHERE workspace_id = ?
 				UNION SELECT blob_key FROM sound_generations WHERE workspace_id = ?
-				UNION SELECT blob_key FROM music_songs WHERE workspace_id = ?`, m.ws, m.ws, m.ws, m.ws, m.ws)
+				UNION SELECT blob_key FROM music_songs WHERE workspace_id = ?
+				UNION SELECT blob_key FROM voice_samples WHERE workspace_id = ?
+				UNION SELECT audio_key FROM transcripts WHERE workspace_id = ? AND audio_key <> ''`, m.ws, m.ws, m.ws, m.ws, m.ws, m.ws, m.ws)
 			if err != nil {
 				return err
 			}

@@ -249,10 +249,20 @@ func TestActionCodePayloadsAndDeletion(t *testing.T) {
 			return tx.InsertSoundGeneration(ctx, &store.SoundGeneration{ID: "sfx-del", WorkspaceID: w.ID, UserID: u.ID, Text: "rain",
 				Settings: "{}", Format: "mp3_44100_128", DurationSecs: 1, BlobKey: "sfx/" + w.ID + "/sfx-del.mp3", CreatedAt: 1})
 		}))
+		// A cloned voice's recordings are the speaker's voice: they go too.
+		must(t, "InsertVoiceSample", db.InTx(ctx, func(tx *store.Tx) error {
+			if err := tx.CreateVoice(ctx, store.Voice{ID: "voice-del", WorkspaceID: w.ID, Name: "Me", Category: "cloned", Labels: "{}",
+				Engine: "flite", EngineVoice: "slt", Language: "en", Prosody: "{}", CreatedAt: 1}); err != nil {
+				return err
+			}
+			return tx.InsertVoiceSample(ctx, store.VoiceSample{ID: "sample-del", VoiceID: "voice-del", WorkspaceID: w.ID, FileName: "me.mp3",
+				MimeType: "audio/mpeg", BlobKey: "samples/" + w.ID + "/sample-del", Voiceprint: "{}", CreatedAt: 1})
+		}))
 		del, err := db.DeleteAccount(ctx, u.ID)
 		must(t, "DeleteAccount", err)
-		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+2 ||
-			!slices.Contains(del.BlobKeys, "isolation/"+w.ID+"/iso-del.mp3") || !slices.Contains(del.BlobKeys, "sfx/"+w.ID+"/sfx-del.mp3") {
+		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+3 ||
+			!slices.Contains(del.BlobKeys, "isolation/"+w.ID+"/iso-del.mp3") || !slices.Contains(del.BlobKeys, "sfx/"+w.ID+"/sfx-del.mp3") ||
+			!slices.Contains(del.BlobKeys, "samples/"+w.ID+"/sample-del") {
 			t.Errorf("deleted = %+v", del)
 		}
 		if _, err := db.Workspace(ctx, w.ID, t0); !errors.Is(err, store.ErrNotFound) {
