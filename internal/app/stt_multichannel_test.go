@@ -24,8 +24,10 @@ const (
 )
 
 // The words only one sentence has (short common words a recognizer may insert anywhere aside).
+// "park" is left out of the left sentence's: it is "parked" misheard as often as it is leakage
+// (CI once heard "beside the park truck" on the right channel alone).
 var (
-	leftOnly  = []string{"nice", "day", "walk", "park"}
+	leftOnly  = []string{"nice", "day", "walk"}
 	rightOnly = []string{"box", "thrown", "beside", "parked", "truck"}
 )
 
