@@ -58,6 +58,9 @@ type Request struct {
 	Prosody  Prosody
 	// Pronunciations: spans of Text to speak as given phones (in order, not overlapping).
 	Pronunciations []Pronunciation
+	// Seed starts the engine's random choices (flite's excitation noise), so the same request
+	// makes the same audio. 0 and 1 are C's initial state: what the flite command makes.
+	Seed uint32
 }
 
 // Result is the audio and the time of every word in Request.Text.

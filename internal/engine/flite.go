@@ -258,6 +258,10 @@ func (*Flite) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The noise of the clustergen voices comes from C's rand(): seeded per request, the audio
+	// depends on the request alone. (Pool workers synthesize one request at a time; in-process
+	// syntheses running at once share rand() and are not repeatable.)
+	C.srand(C.uint(req.Seed))
 	u := C.timbre_synth(ctext, fv.v, C.float(fv.stretch/p.Rate*k), C.float(f0Mean), C.float(f0Stddev), lex)
 	if u == nil {
 		return nil, errors.New("flite: synthesis failed")
@@ -381,8 +385,3 @@ func fliteWordMarks(text string, u *C.cst_utterance, pcm PCM) []WordMark {
 	}
 	return wordMarksFromSpans(text, times, pcm)
 }
-
-// SeedFliteNoise restarts the C library's random numbers, which flite's clustergen voices (slt,
-// awb, rms) mix into their excitation: speech synthesized after it is the same on every run,
-// whatever the process synthesized before. Tests use it; the server never does.
-func SeedFliteNoise(seed uint32) { C.srand(C.uint(seed)) }

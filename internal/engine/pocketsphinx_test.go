@@ -45,7 +45,6 @@ func harvardSpeech(tb testing.TB, voice string, from, to int) []PCM {
 	}
 	var out []PCM
 	for _, s := range enginetest.HarvardSentences()[from:to] {
-		SeedFliteNoise(1) // the same audio on every run, as the flite command (a fresh process) makes
 		res, err := fl.Synthesize(context.Background(), Request{Text: s, Voice: voice})
 		if err != nil {
 			tb.Fatal(err)

