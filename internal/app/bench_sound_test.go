@@ -25,10 +25,10 @@ import (
 // voice, both are transcribed by pocketsphinx (decoded to 16 kHz mono), and the word error rates
 // are compared. Goal: Timbre's mean cost (its WER − raw WER) ≤ 1 point.
 //
-// The clustergen voices (slt, awb, rms) mix rand() noise into their excitation: the command
-// starts each sentence from a fresh process, Timbre from wherever its process's rand() stands,
-// so their costs wander by about ±1 point from the noise alone (rms with Adam's lower pitch,
-// spoken by the command, scores exactly its raw WER). kal16, a diphone voice, is deterministic.
+// Both sides speak the same samples before processing: without a seed, flite's rand() noise (the
+// clustergen voices slt, awb and rms mix it into their excitation) starts where the command's
+// does (TestFliteNeutralIsTheVoice). Adam's lower pitch is part of his voice, so his raw side is
+// spoken with the command's default pitch and the cost includes that difference.
 //
 // The work runs once, in the parent; each voice's sub-benchmark reports its figures.
 //

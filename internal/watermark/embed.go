@@ -10,7 +10,7 @@ import (
 // sound). Each block is marked with the envelope of the blocks before it, so no sample waits for
 // later ones, and the per-sample work has no chain of dependent operations.
 const (
-	strength   = 0.0047
+	strength   = 0.0031
 	releaseSec = 0.005
 	blockLen   = 32
 )

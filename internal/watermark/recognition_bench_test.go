@@ -17,7 +17,10 @@ import (
 // This is the mark's share of the "sound at the defaults" goal (BenchmarkSoundRoundTrip in
 // internal/app, ≤ 1 point for all of Timbre's processing). Measured on 2026-11-24 with the test
 // key: the first carrier (0.7–5.6 kHz, 40 ms release) cost 4.2 points; this band and release
-// cost 0.4 points at strength 0.0055 and 1.2 at 0.0047 (raw 26.4 %). The figure is not monotonic
+// cost 0.4 points at strength 0.0055 and 1.2 at 0.0047 (raw 26.4 %). Later, with flite seeded
+// (raw 26.12 %), mean over four keys: the carrier falling by 4.5 dB per octave at 0.0047 cost
+// 1.38 points (1.04–1.52 by key), rising by 9 dB per octave at 0.0031 (the same detection
+// margin) 0.94 (0.48–1.60). The figure is not monotonic
 // in the strength: one word is 0.3 points, and which words flip depends on the key and the
 // level, so single runs scatter by about a point around the mark's real cost.
 //
