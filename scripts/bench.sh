@@ -117,8 +117,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
     hist[++nl] = sprintf("  %-10s %-14s %8.2f ms %8.2f ms %8.2f ms %8.2f ms   < 20 ms   %s", p[2], p[3], metric("p50-ms"), p99, metric("db-p50-ms"), metric("db-p99-ms"), v)
   } else if (p[1] == "BenchmarkSoundRoundTrip" && n == 2) {
     c = metric("cost-points")
-    if (p[2] == "mean") snd_mean = sprintf("  %-22s %10s %10s %+9.1f     <= 1 point   %s", "mean", "", "", c, verdict(c <= 1))
-    else snd[++ns] = sprintf("  %-22s %8.1f %% %8.1f %% %+9.1f", p[2], metric("timbre-wer-%"), metric("raw-wer-%"), c)
+    if (p[2] == "mean") snd_mean = sprintf("  %-22s %10s %10s %+9.1f %+9.1f     <= 1 point   %s", "mean", "", "", c, metric("dither-cost-points"), verdict(c <= 1))
+    else snd[++ns] = sprintf("  %-22s %8.1f %% %8.1f %% %+9.1f %+9.1f", p[2], metric("timbre-wer-%"), metric("raw-wer-%"), c, metric("dither-cost-points"))
   } else if (p[1] == "BenchmarkPocketsphinxWER" && n == 1) {
     nv = split("slt awb rms kal16", vs, " ")
     for (i = 1; i <= nv; i++) if (metric(vs[i] "-wer-%") >= 0) {
@@ -195,7 +195,8 @@ END {
     print ""
     print "4. Intelligibility — 40 Harvard sentences per flite voice, transcribed by pocketsphinx (16 kHz): Timbre at its"
     print "   defaults (mp3_44100_128, default model and voice settings) vs. the flite command with the same voice"
-    printf "  %-22s %10s %10s %9s\n", "voice", "Timbre WER", "raw WER", "cost"
+    print "   (floor: the flite command’s audio with ±1 LSB of noise, mean of two draws — what an inaudible change costs)"
+    printf "  %-22s %10s %10s %9s %9s\n", "voice", "Timbre WER", "raw WER", "cost", "floor"
     for (i = 1; i <= ns; i++) print snd[i]
     print snd_mean
   }

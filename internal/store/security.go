@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -479,6 +481,21 @@ func (db *DB) DeleteAccount(ctx context.Context, userID string) (*DeletedAccount
 				return err
 			}
 			out.BlobKeys = append(out.BlobKeys, keys...)
+			// A professional voice's review documents (identity papers, recordings) are listed in
+			// the voice package's JSON document in voices.pvc, as manual_files.
+			docs, err := tx.column(ctx, `SELECT pvc FROM voices WHERE workspace_id = ? AND pvc <> ''`, m.ws)
+			if err != nil {
+				return err
+			}
+			for _, d := range docs {
+				var pvc struct {
+					ManualFiles []string `json:"manual_files"`
+				}
+				if err := json.Unmarshal([]byte(d), &pvc); err != nil {
+					return fmt.Errorf("voices.pvc of workspace %s: %w", m.ws, err)
+				}
+				out.BlobKeys = append(out.BlobKeys, pvc.ManualFiles...)
+			}
 		}
 		// The mail held for the user by the development mailbox goes too.
 		if _, err := tx.exec(ctx, `DELETE FROM mail_outbox WHERE recipient = ?`, email); err != nil {

@@ -255,12 +255,19 @@ func TestActionCodePayloadsAndDeletion(t *testing.T) {
 				Engine: "flite", EngineVoice: "slt", Language: "en", Prosody: "{}", CreatedAt: 1}); err != nil {
 				return err
 			}
+			// A professional voice's review documents too (the voice package's JSON in voices.pvc).
+			if err := tx.CreateVoice(ctx, store.Voice{ID: "pvc-del", WorkspaceID: w.ID, Name: "Pro", Category: "professional", Labels: "{}",
+				Engine: "flite", EngineVoice: "slt", Language: "en", Prosody: "{}", CreatedAt: 1,
+				PVC: `{"manual_requested":true,"manual_files":["pvc-verification/` + w.ID + `/pvc-del/doc1","pvc-verification/` + w.ID + `/pvc-del/doc2"]}`}); err != nil {
+				return err
+			}
 			return tx.InsertVoiceSample(ctx, store.VoiceSample{ID: "sample-del", VoiceID: "voice-del", WorkspaceID: w.ID, FileName: "me.mp3",
 				MimeType: "audio/mpeg", BlobKey: "samples/" + w.ID + "/sample-del", Voiceprint: "{}", CreatedAt: 1})
 		}))
 		del, err := db.DeleteAccount(ctx, u.ID)
 		must(t, "DeleteAccount", err)
-		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+3 ||
+		if len(del.Workspaces) != 1 || del.Workspaces[0] != w.ID || len(del.Left) != 0 || len(del.BlobKeys) != len(ids)+5 ||
+			!slices.Contains(del.BlobKeys, "pvc-verification/"+w.ID+"/pvc-del/doc2") ||
 			!slices.Contains(del.BlobKeys, "isolation/"+w.ID+"/iso-del.mp3") || !slices.Contains(del.BlobKeys, "sfx/"+w.ID+"/sfx-del.mp3") ||
 			!slices.Contains(del.BlobKeys, "samples/"+w.ID+"/sample-del") {
 			t.Errorf("deleted = %+v", del)
