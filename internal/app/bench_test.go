@@ -322,11 +322,13 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				// wall time, each phase's CPU time (this process and its engine workers) is summed:
 				// CPU per character does not depend on what else the machine is doing.
 				var rawTime, serverTime, rawCPU, serverCPU time.Duration
-				var streaming atomic.Bool // the server phase is running
-				phase := func(fn func(int) error, wall, cpu *time.Duration) {
-					c0 := benchProcessCPU()
+				var rawSelf, serverSelf time.Duration // this process's share of the CPU (not the workers')
+				var streaming atomic.Bool             // the server phase is running
+				phase := func(fn func(int) error, wall, cpu, self *time.Duration) {
+					c0, s0 := benchProcessCPU(), benchSelfCPU()
 					*wall += run(fn)
 					*cpu += benchProcessCPU() - c0
+					*self += benchSelfCPU() - s0
 				}
 				// Resident memory is sampled every 50 ms while the server streams (only then: the
 				// sampling reads /proc files for every thread and child, which cost 3 % of the
@@ -354,12 +356,12 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				}()
 				i := 0
 				for b.Loop() {
-					phase(raw, &rawTime, &rawCPU)
+					phase(raw, &rawTime, &rawCPU, &rawSelf)
 					streaming.Store(true)
-					phase(server, &serverTime, &serverCPU)
-					phase(server, &serverTime, &serverCPU)
+					phase(server, &serverTime, &serverCPU, &serverSelf)
+					phase(server, &serverTime, &serverCPU, &serverSelf)
 					streaming.Store(false)
-					phase(raw, &rawTime, &rawCPU)
+					phase(raw, &rawTime, &rawCPU, &rawSelf)
 					i++
 				}
 				close(stopSampling)
@@ -374,6 +376,10 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				b.ReportMetric(100*srv/rw, "pct-of-raw")
 				b.ReportMetric(benchMillis(serverCPU)/total*1000, "server-cpu-ms/kchar")
 				b.ReportMetric(benchMillis(rawCPU)/total*1000, "raw-cpu-ms/kchar")
+				// The same split by process: the server and the benchmark's client, without the
+				// engine workers. The raw side's is the pool reading the workers' audio.
+				b.ReportMetric(benchMillis(serverSelf)/total*1000, "server-self-cpu-ms/kchar")
+				b.ReportMetric(benchMillis(rawSelf)/total*1000, "raw-self-cpu-ms/kchar")
 				b.ReportMetric(float64(idle)/(1<<20), "idle-rss-MB")
 				b.ReportMetric(float64(peak.Load())/(1<<20), "peak-rss-MB")
 			})
@@ -408,6 +414,13 @@ func benchProcessCPU() time.Duration {
 		total += time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
 	}
 	return total
+}
+
+// benchSelfCPU is the CPU time (user + system) used so far by this process alone.
+func benchSelfCPU() time.Duration {
+	var self syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano())
 }
 
 // benchChildren lists this process's live child processes from each thread's
