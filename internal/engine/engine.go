@@ -70,6 +70,8 @@ type Result struct {
 	// Phonemes the engine spoke, in its own phone set (espeak-ng mnemonics, flite's CMU
 	// phones), where it reports them.
 	Phonemes []string
+
+	pooled []int16 // Audio.Samples' buffer when it came from sampleBuffers (see Release)
 }
 
 // VoiceInfo describes a voice an engine can speak with.

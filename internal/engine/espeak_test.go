@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -142,6 +144,68 @@ func TestEspeakPoolClose(t *testing.T) {
 	if _, err := p.Synthesize(context.Background(), englishCases[0].req); err == nil {
 		t.Error("Synthesize after Close succeeded")
 	}
+}
+
+// A released result's buffer is handed to the next result of its size class, and every sample of
+// it is the new audio: a sentence's buffer is filled with a value speech never holds for long,
+// released, and the next sentences of the same class reuse it without a trace of that value.
+func TestPoolRecyclesAudioBuffers(t *testing.T) {
+	p := sharedEspeakPool(t)
+	ctx := context.Background()
+	synth := func(text string) *Result {
+		t.Helper()
+		res, err := p.Synthesize(ctx, Request{Text: text, Voice: "en-us"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	// A garbage collection empties sync.Pools (the second one after a Put), and an item put on one
+	// P may be out of another's reach: neither happens while this runs.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const stain = 0x5a5a
+	reused := 0
+	for i := range 4 {
+		r := synth("Recycled buffers must hold nothing of the audio they held before.")
+		for k := range r.Audio.Samples {
+			r.Audio.Samples[k] = stain
+		}
+		first := &r.Audio.Samples[:1][0]
+		r.Release()
+		if r.pooled != nil {
+			t.Fatal("Release must forget the buffer")
+		}
+		s := synth([]string{"Recycled buffers must hold nothing of the audio they held before.", "Not one sample of the audio that they held before, and nothing more.", "Nothing at all of the audio they held before, not one sample.", "Recycled buffers hold the new audio and nothing of the old audio."}[i])
+		if &s.Audio.Samples[:1][0] == first {
+			reused++
+		}
+		if run := longestRun(s.Audio.Samples, stain); run > 8 {
+			t.Fatalf("sentence %d holds %d samples of the released buffer's contents", i, run)
+		}
+		s.Release()
+	}
+	if reused == 0 {
+		t.Error("no buffer was reused")
+	}
+	// Results that did not come from the pool's buffers ignore Release.
+	(&Result{Audio: PCM{Samples: make([]int16, 5000)}}).Release()
+	if got := allocSamples(5000); cap(got) != 8192 {
+		t.Errorf("allocSamples(5000) has capacity %d, want its class, 8192", cap(got))
+	}
+}
+
+func longestRun(s []int16, v int16) int {
+	best, n := 0, 0
+	for _, x := range s {
+		if x == v {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
 }
 
 func BenchmarkEspeakInProcess(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"os/exec"
 	"runtime"
@@ -211,7 +212,7 @@ func (w *worker) roundTrip(req wireRequest, resp *wireResponse) error {
 	if err := w.dec.Decode(resp); err != nil {
 		return err
 	}
-	resp.samples = make([]int16, resp.NumSamples)
+	resp.samples = allocSamples(resp.NumSamples)
 	_, err := io.ReadFull(w.br, sampleBytes(resp.samples))
 	return err
 }
@@ -262,7 +263,7 @@ func (r *wireResponse) result() (*Result, error) {
 		}
 		return nil, &remoteError{r.Err, nil}
 	}
-	return &Result{Audio: PCM{Samples: r.samples, SampleRate: r.SampleRate}, Words: r.Words, Phonemes: r.Phonemes}, nil
+	return &Result{Audio: PCM{Samples: r.samples, SampleRate: r.SampleRate}, Words: r.Words, Phonemes: r.Phonemes, pooled: r.samples}, nil
 }
 
 // remoteError is an error from a worker; errors.Is still recognizes ErrUnknownVoice.
@@ -355,5 +356,34 @@ func runWorker(kind string) error {
 		if err := send(&resp); err != nil {
 			return err
 		}
+	}
+}
+
+// sampleBuffers recycles the workers' audio buffers by capacity class (a power of two): a
+// stream's sentences are hundreds of kilobytes each, and allocating them afresh costs the
+// zeroing of memory that is overwritten at once, page faults, and garbage collections.
+var sampleBuffers [24]sync.Pool
+
+func allocSamples(n int) []int16 {
+	if n == 0 {
+		return nil
+	}
+	c := max(bits.Len(uint(n-1)), 12)
+	if c >= len(sampleBuffers) {
+		return make([]int16, n)
+	}
+	if v, ok := sampleBuffers[c].Get().(*[]int16); ok {
+		return (*v)[:n]
+	}
+	return make([]int16, n, 1<<c)
+}
+
+// Release hands the result's audio buffer back for reuse. Call it only when nothing refers to
+// Audio.Samples any more; results from engines that do not recycle their buffers ignore it.
+func (r *Result) Release() {
+	s := r.pooled
+	r.pooled = nil
+	if c := bits.Len(uint(cap(s) - 1)); cap(s) >= 1<<12 && cap(s) == 1<<c && c < len(sampleBuffers) {
+		sampleBuffers[c].Put(&s)
 	}
 }

@@ -343,8 +343,8 @@ const (
 // searchNewestFirst answers a SQLite search (a term of three characters or more) from the trigram
 // index: its matches are walked newest first — by rowid, which is seq order for every row not
 // marked out_of_order (migration 00018) — joined to their rows, until a page of the caller's
-// is found; the out-of-order rows and the rows shared with the member are read from their own
-// indexes and tested with LIKE. The matches of a page 100 rows deep cost 100 row reads, however
+// is found; the out-of-order rows, the rows shared with the member and the newest rows the index
+// has not taken yet (history_fts_pending, fewer than 64) are read apart and tested with LIKE. The matches of a page 100 rows deep cost 100 row reads, however
 // many rows match in all. complete is false when the walk of the newest searchWalkMax matches did
 // not fill a page and more than searchScanMax matches remain: the caller then walks the page in
 // order.
@@ -400,7 +400,18 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 	if err != nil {
 		return nil, false, false, err
 	}
-	items = append(walked, rest...)
+	// The in-order rows not in the index yet (at most a batch, migration 00037), tested with LIKE.
+	order := "seq DESC, id DESC"
+	if f.Ascending {
+		order = "seq ASC, id ASC"
+	}
+	waiting, err := collect(scanHistory)(db.query(ctx, `SELECT `+historyListCols+` FROM history_fts_pending AS p
+		CROSS JOIN history ON history.rowid = p.rowid WHERE `+likeCond+` AND out_of_order = 0`+userCond+` ORDER BY `+order+` LIMIT ?`,
+		append(append(append(slices.Clone(args), pat, pat), userArgs...), size+1)...))
+	if err != nil {
+		return nil, false, false, err
+	}
+	items = append(append(walked, rest...), waiting...)
 	slices.SortFunc(items, func(a, b HistoryItem) int {
 		c := cmp.Or(cmp.Compare(a.Seq, b.Seq), strings.Compare(a.ID, b.ID))
 		if !f.Ascending {

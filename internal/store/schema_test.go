@@ -28,6 +28,7 @@ var intendedDifferences = map[string]string{
 	"table history_fts_data: only in SQLite":                                                    historySearch,
 	"table history_fts_docsize: only in SQLite":                                                 historySearch,
 	"table history_fts_idx: only in SQLite":                                                     historySearch,
+	"table history_fts_pending: only in SQLite":                                                 historySearch,
 	"table history: SQLite has column out_of_order int NOT NULL DEFAULT …, PostgreSQL does not": historySearchOrder,
 	"table history: SQLite has index (workspace_id, seq) WHERE …, PostgreSQL does not":          historySearchOrder,
 }

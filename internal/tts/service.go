@@ -405,7 +405,9 @@ func (sy *synthesis) each(emit func(Chunk) error) error {
 		}
 		c := sy.s.chunk(sy.eng.Name(), sy.j, i, r.res, t, normDone, origDone)
 		sy.watermark(c)
-		if err := emit(c); err != nil {
+		err := emit(c)
+		r.res.Release() // emit keeps no reference to the samples
+		if err != nil {
 			return err
 		}
 		i++
