@@ -344,10 +344,10 @@ const (
 // index: its matches are walked newest first — by rowid, which is seq order for every row not
 // marked out_of_order (migration 00018) — joined to their rows, until a page of the caller's
 // is found; the out-of-order rows, the rows shared with the member and the newest rows the index
-// has not taken yet (history_fts_pending, fewer than 64) are read apart and tested with LIKE. The matches of a page 100 rows deep cost 100 row reads, however
-// many rows match in all. complete is false when the walk of the newest searchWalkMax matches did
-// not fill a page and more than searchScanMax matches remain: the caller then walks the page in
-// order.
+// has not taken yet (history_fts_pending, fewer than 64) are read apart and tested with LIKE. The
+// matches of a page 100 rows deep cost 100 row reads, however many rows match in all. complete is
+// false when the walk of the newest searchWalkMax matches did not fill a page and more than
+// searchScanMax matches remain: the caller then walks the page in order.
 func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f HistoryFilter, where []string, args []any, cursorRowid int64, size int) (items []HistoryItem, more, complete bool, err error) {
 	// The matches to walk: all, or those past an in-order cursor (the in-order rows after it in
 	// seq order are exactly those after it in rowid order).
