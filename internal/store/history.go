@@ -137,6 +137,14 @@ type HistoryFilter struct {
 	VisibleTo string
 }
 
+// order is the ORDER BY of a page: newest first, or oldest first when Ascending.
+func (f HistoryFilter) order() string {
+	if f.Ascending {
+		return "seq ASC, id ASC"
+	}
+	return "seq DESC, id DESC"
+}
+
 // ListHistory returns a page of the workspace's history, newest first (or oldest first when
 // Ascending), and whether more rows follow.
 func (db *DB) ListHistory(ctx context.Context, workspaceID string, f HistoryFilter) ([]HistoryItem, bool, error) {
@@ -246,10 +254,7 @@ func (db *DB) listHistoryDated(ctx context.Context, workspaceID string, f Histor
 	}
 	var items []HistoryItem
 	if !empty {
-		order := "seq DESC, id DESC"
-		if f.Ascending {
-			order = "seq ASC, id ASC"
-		}
+		order := f.order()
 		q := `SELECT ` + historyListCols + ` FROM history WHERE ` + undated + inOrder
 		qargs := append(slices.Clone(undatedArgs), bounds...)
 		if f.VisibleTo != "" {
@@ -292,10 +297,7 @@ const searchLike = "(LOWER(text) LIKE ? ESCAPE '\\' OR LOWER(voice_name) LIKE ? 
 // those shared with them. A non-empty ownIndex reads the member's own rows (or the workspace's,
 // when there is no member) from that partial index of SQLite's, and ownCond narrows them to it.
 func (db *DB) listHistoryPage(ctx context.Context, workspaceID string, f HistoryFilter, cond string, args []any, ownIndex, ownCond string, size int) ([]HistoryItem, bool, error) {
-	order := "seq DESC, id DESC"
-	if f.Ascending {
-		order = "seq ASC, id ASC"
-	}
+	order := f.order()
 	own, from := cond+ownCond, "history"
 	if ownIndex != "" {
 		from += " INDEXED BY " + ownIndex
@@ -401,10 +403,7 @@ func (db *DB) searchNewestFirst(ctx context.Context, workspaceID string, f Histo
 		return nil, false, false, err
 	}
 	// The in-order rows not in the index yet (at most a batch, migration 00037), tested with LIKE.
-	order := "seq DESC, id DESC"
-	if f.Ascending {
-		order = "seq ASC, id ASC"
-	}
+	order := f.order()
 	waiting, err := collect(scanHistory)(db.query(ctx, `SELECT `+historyListCols+` FROM history_fts_pending AS p
 		CROSS JOIN history ON history.rowid = p.rowid WHERE `+likeCond+` AND out_of_order = 0`+userCond+` ORDER BY `+order+` LIMIT ?`,
 		append(append(append(slices.Clone(args), pat, pat), userArgs...), size+1)...))
