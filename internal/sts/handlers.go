@@ -44,34 +44,46 @@ func (h *Handlers) convert(stream bool) httpx.Handler {
 		if err != nil {
 			return err
 		}
+		hdr := w.Header()
+		setHeaders := func(res *Result) {
+			hdr.Set("Content-Type", res.ContentType)
+			hdr.Set("request-id", res.RequestID)
+			hdr.Set("character-cost", strconv.FormatInt(res.Credits, 10))
+			if res.HistoryID != "" {
+				hdr.Set("history-item-id", res.HistoryID)
+			}
+		}
+		if stream {
+			// Each piece's audio is flushed as soon as it is encoded.
+			err := h.Svc.Stream(r.Context(), c, req, setHeaders, flusher{w})
+			if err != nil {
+				for _, k := range []string{"request-id", "character-cost", "history-item-id"} {
+					hdr.Del(k)
+				}
+			}
+			return err
+		}
 		res, err := h.Svc.Convert(r.Context(), c, req)
 		if err != nil {
 			return err
 		}
-		hdr := w.Header()
-		hdr.Set("Content-Type", res.ContentType)
-		hdr.Set("request-id", res.RequestID)
-		hdr.Set("character-cost", strconv.FormatInt(res.Credits, 10))
-		if res.HistoryID != "" {
-			hdr.Set("history-item-id", res.HistoryID)
-		}
-		if !stream {
-			hdr.Set("Content-Length", strconv.Itoa(len(res.Audio)))
-		}
-		// The stream route sends the audio chunked, flushed piece by piece.
-		for off := 0; off < len(res.Audio); off += streamChunk {
-			if _, err := w.Write(res.Audio[off:min(off+streamChunk, len(res.Audio))]); err != nil {
-				return nil // the client left; the conversion is done and paid for
-			}
-			if stream {
-				_ = http.NewResponseController(w).Flush()
-			}
-		}
+		setHeaders(res)
+		hdr.Set("Content-Length", strconv.Itoa(len(res.Audio)))
+		_, _ = w.Write(res.Audio) // a client that left has nothing to be told
 		return nil
 	}
 }
 
-const streamChunk = 16 << 10
+// flusher flushes the response after every write, so each piece's audio goes out at once.
+type flusher struct{ w http.ResponseWriter }
+
+func (f flusher) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err == nil {
+		err = http.NewResponseController(f.w).Flush()
+	}
+	return n, err
+}
 
 // parse reads the query and the multipart form (httpx.ReadForm refuses an oversize upload as it
 // arrives). Fields: audio (required), model_id, voice_settings (JSON), seed,

@@ -36,6 +36,7 @@ type Store interface {
 	Workspace(ctx context.Context, id string, now time.Time) (*store.Workspace, error)
 	InTx(ctx context.Context, fn func(tx *store.Tx) error) error
 	account.ChecklistWriter
+	metering.ProgressWriter
 }
 
 // Service converts recordings for workspaces.
@@ -96,10 +97,20 @@ type Result struct {
 	Target      *voiceprint.Print
 }
 
-// Convert decodes, charges, converts and encodes r's recording, and keeps the result in the
-// caller's history (when logging). Bad input is a 4xx that charges and stores nothing; a failure
-// after the charge refunds it.
-func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*Result, error) {
+// job is a recording decoded, measured and charged, ready to convert.
+type job struct {
+	vc       *store.Voice
+	settings voice.Resolved
+	pcm      engine.PCM
+	src      *voiceprint.Print
+	units    int64
+	rsv      *metering.Reservation
+	res      *Result
+}
+
+// begin decodes and measures r's recording and reserves its seconds in the ledger. Bad input is
+// a 4xx that charges nothing.
+func (s *Service) begin(ctx context.Context, c *access.Caller, r *Request) (*job, error) {
 	if s.Analyse == nil || s.Converter == nil {
 		return nil, errs.New(errs.Unavailable, "speech_to_speech_unavailable", "Speech to speech is not available on this server.")
 	}
@@ -127,16 +138,15 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 	if err != nil {
 		return nil, err
 	}
-	settings := r.Settings.Over(stored)
-	res := &Result{RequestID: store.NewID(), ContentType: r.Format.ContentType(), Seconds: pcm.Seconds()}
-	res.Credits = plan.STSCredits(res.Seconds)
-	units := int64(math.Ceil(res.Seconds))
-	var rsv *metering.Reservation
+	j := &job{vc: vc, settings: r.Settings.Over(stored), pcm: pcm, src: src,
+		res: &Result{RequestID: store.NewID(), ContentType: r.Format.ContentType(), Seconds: pcm.Seconds()}}
+	j.res.Credits = plan.STSCredits(j.res.Seconds)
+	j.units = int64(math.Ceil(j.res.Seconds))
 	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
 		var err error
-		rsv, err = metering.Reserve(ctx, tx, metering.Charge{
+		j.rsv, err = metering.Reserve(ctx, tx, metering.Charge{
 			WorkspaceID: c.WorkspaceID, UserID: c.UserID, APIKeyID: c.APIKeyID, VoiceID: vc.ID, ModelID: r.ModelID,
-			Product: metering.STS, Kind: metering.Seconds, Units: units, Credits: res.Credits, Allowance: tier.CharacterLimit,
+			Product: metering.STS, Kind: metering.Seconds, Units: j.units, Credits: j.res.Credits, Allowance: tier.CharacterLimit,
 		}, s.now())
 		return metering.QuotaAPIError(err)
 	})
@@ -144,7 +154,18 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 		return nil, err
 	}
 	account.CompleteItem(ctx, s.DB, c.UserID, account.ItemGenerateSpeech) // "start of … speech-to-speech generation"
+	return j, nil
+}
 
+// Convert decodes, charges, converts and encodes r's recording, and keeps the result in the
+// caller's history (when logging). Bad input is a 4xx that charges and stores nothing; a failure
+// after the charge refunds it.
+func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*Result, error) {
+	j, err := s.begin(ctx, c, r)
+	if err != nil {
+		return nil, err
+	}
+	vc, settings, pcm, src, res, rsv, units := j.vc, j.settings, j.pcm, j.src, j.res, j.rsv, j.units
 	key := ""
 	err = s.run(ctx, r, vc, settings, pcm, src, res)
 	if err == nil && r.Logging {
@@ -154,31 +175,11 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 	}
 	if err != nil {
 		s.refund(rsv)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var e *errs.Error
-		if errors.As(err, &e) {
-			return nil, err
-		}
-		return nil, errs.Errorf(errs.Upstream, "speech_to_speech_failed", "The voice conversion failed: %v", err)
+		return nil, failed(ctx, err)
 	}
 	// The work is done: from here on it is paid for and in the history.
 	ctx = context.WithoutCancel(ctx)
-	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
-		_, err := metering.Commit(ctx, tx, rsv, units, res.Credits, s.now())
-		if err != nil || !r.Logging {
-			return err
-		}
-		raw, _ := json.Marshal(settings)
-		return tx.InsertHistory(ctx, &store.HistoryItem{
-			ID: res.HistoryID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, RequestID: res.RequestID,
-			VoiceID: vc.ID, VoiceName: vc.Name, VoiceCategory: vc.Category, ModelID: r.ModelID,
-			Text: title(r.FileName), Settings: string(raw), DateUnix: s.now().Unix(), CharFrom: rsv.From, CharTo: rsv.To,
-			ContentType: res.ContentType, OutputFormat: r.Format.Name, Source: "STS", State: store.StateCreated, BlobKey: key,
-		})
-	})
-	if err != nil {
+	if err := s.settle(ctx, c, r, j, units, res.Credits, key); err != nil {
 		if key != "" {
 			_ = s.Blob.Delete(ctx, key)
 		}
@@ -186,6 +187,36 @@ func (s *Service) Convert(ctx context.Context, c *access.Caller, r *Request) (*R
 		return nil, err
 	}
 	return res, nil
+}
+
+// failed is the API error of a conversion that failed after the charge.
+func failed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return errs.Errorf(errs.Upstream, "speech_to_speech_failed", "The voice conversion failed: %v", err)
+}
+
+// settle commits j's reservation for units seconds (credits) and, when logging, adds its history
+// item with the audio stored at key, in one transaction.
+func (s *Service) settle(ctx context.Context, c *access.Caller, r *Request, j *job, units, credits int64, key string) error {
+	return s.DB.InTx(ctx, func(tx *store.Tx) error {
+		_, err := metering.Commit(ctx, tx, j.rsv, units, credits, s.now())
+		if err != nil || !r.Logging || credits == 0 {
+			return err
+		}
+		raw, _ := json.Marshal(j.settings)
+		return tx.InsertHistory(ctx, &store.HistoryItem{
+			ID: j.res.HistoryID, WorkspaceID: c.WorkspaceID, UserID: c.UserID, RequestID: j.res.RequestID,
+			VoiceID: j.vc.ID, VoiceName: j.vc.Name, VoiceCategory: j.vc.Category, ModelID: r.ModelID,
+			Text: title(r.FileName), Settings: string(raw), DateUnix: s.now().Unix(), CharFrom: j.rsv.From, CharTo: j.rsv.To,
+			ContentType: j.res.ContentType, OutputFormat: r.Format.Name, Source: "STS", State: store.StateCreated, BlobKey: key,
+		})
+	})
 }
 
 // measure removes the background noise when asked and measures the recording's voice; a recording
