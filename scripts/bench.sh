@@ -25,7 +25,9 @@
 #      (goals: median F0 within 10 %, syllable rate within 15 %; a new clip of the speaker ranks
 #      the speaker's print first among every base voice and the other speakers)
 #   7. sts: speech-to-speech conversion speed — BenchmarkConvert in internal/convert, one Harvard
-#      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time)
+#      sentence by a male voice moved to a female pitch and vocal tract (goal: ≥ 5× real time);
+#      beside it BenchmarkSTSStream in internal/app, the stream route's first and last byte on a
+#      33 s recording against the whole route (extra, no goal)
 #   8. dialogue: text to dialogue's overhead — BenchmarkDialogue in internal/app, three lines by two
 #      voices against the same lines as three text-to-speech requests (goal: ≤ 1.25× their time)
 #   9. sfx: the procedural sound-effect engine rendering a 10-second four-source scene —
@@ -72,7 +74,7 @@ for g in "${groups[@]}"; do
       b="BenchmarkPocketsphinxWER|BenchmarkDiarize|BenchmarkRNNoiseIsolation|BenchmarkRealtimePartialLatency|BenchmarkPocketsphinxTranscribe"
       add_pkgs ./internal/engine/ ./internal/listen/ ./internal/app/ ;;
     clone) b=BenchmarkClone; add_pkgs ./internal/voiceprint/ ;;
-    sts) b=BenchmarkConvert; add_pkgs ./internal/convert/ ;;
+    sts) b="BenchmarkConvert|BenchmarkSTSStream"; add_pkgs ./internal/convert/ ./internal/app/ ;;
     dialogue) b=BenchmarkDialogue; add_pkgs ./internal/app/ ;;
     sfx) b=BenchmarkSFX10s; add_pkgs ./internal/sfx/ ;;
     music) b=BenchmarkRender30s; add_pkgs ./internal/music/ ;;
@@ -140,6 +142,8 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
     r = metric("ratio"); dlg = sprintf("  %10.0f ms %10.0f ms %8.2f   <= 1.25x   %s", metric("dialogue-ms"), metric("plain-ms"), r, verdict(r <= 1.25))
   } else if (p[1] == "BenchmarkConvert" && n == 1) {
     x = metric("x-rt"); conv = sprintf("  %10.1fx   >= 5x real time   %s", x, verdict(x >= 5))
+  } else if (p[1] == "BenchmarkSTSStream" && n == 1) {
+    stsl = sprintf("  stream route, %.1f s recording: first byte %.2f s, last %.2f s; whole route %.2f s (extra)", metric("recording-s"), metric("stream-first-s"), metric("stream-last-s"), metric("whole-s"))
   } else if (p[1] == "BenchmarkSFX10s" && n == 1) {
     ms = metric("ms/render"); sfxl = sprintf("  %10.0f ms %8.1fx   < 1000 ms     %s", ms, metric("x-rt"), verdict(ms < 1000))
   } else if (p[1] == "BenchmarkRender30s" && n == 1) {
@@ -256,6 +260,7 @@ END {
     print "   female pitch (1.8x) and formants (1.15x)"
     printf "  %11s   %-17s %s\n", "x real time", "goal", "result"
     print conv
+    if (stsl != "") print stsl
   }
   if (dlg != "") {
     print ""

@@ -32,7 +32,7 @@ func (e *env) speak(text string) []byte {
 
 // multipartBody builds a multipart form: fields (a key may repeat through a []string) and, when
 // file is not nil, the file part named fileField.
-func multipartBody(t *testing.T, fileField string, file []byte, fields map[string]any) (string, []byte) {
+func multipartBody(t testing.TB, fileField string, file []byte, fields map[string]any) (string, []byte) {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
