@@ -95,9 +95,11 @@ func NewStreamEncoder(ctx context.Context, inRate int, f Format, w io.Writer) (*
 		}
 		e.block = max(inRate/10, 1)
 		if f.Codec == CodecMP3 {
-			var err error
-			if e.lame, err = newLame(f); err != nil {
-				return nil, err
+			if e.lame, e.refill = lameSpares.take(f); e.lame == nil {
+				var err error
+				if e.lame, err = newLame(f); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return e, nil
@@ -235,7 +237,9 @@ func (e *StreamEncoder) writeGo(samples []int16) error {
 		if err != nil || len(b) == 0 {
 			return err
 		}
-		return e.emit(b)
+		err = e.emit(b)
+		e.refill() // the first bytes are out: a spare encoder no longer competes with them
+		return err
 	}
 	if e.f.Codec == CodecPCM && nativeLE {
 		if len(samples) == 0 {
@@ -269,6 +273,7 @@ func (e *StreamEncoder) Close() error {
 			tail = e.rs.flush(nil)
 		}
 		if e.lame != nil {
+			defer e.refill()
 			defer e.lame.close()
 			if err := e.writeGo(tail); err != nil {
 				return err

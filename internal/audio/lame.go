@@ -34,14 +34,17 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
+	"time"
 	"unsafe"
 )
 
 // lameEncoder encodes mp3 in this process with libmp3lame: no ffmpeg process to start or to
 // pipe through, so the first frames exist as soon as the first samples are encoded.
 type lameEncoder struct {
-	gf  *C.lame_global_flags
-	buf []byte
+	gf   *C.lame_global_flags
+	buf  []byte
+	idle *time.Timer // while kept ready in the pool
 }
 
 func newLame(f Format) (*lameEncoder, error) {
@@ -92,9 +95,13 @@ func (l *lameEncoder) close() {
 
 // encodeMP3 encodes a whole file in process.
 func encodeMP3(samples []int16, f Format) ([]byte, error) {
-	l, err := newLame(f)
-	if err != nil {
-		return nil, err
+	l, refill := lameSpares.take(f)
+	defer refill()
+	if l == nil {
+		var err error
+		if l, err = newLame(f); err != nil {
+			return nil, err
+		}
 	}
 	defer l.close()
 	body, err := l.encode(samples)
@@ -104,4 +111,93 @@ func encodeMP3(samples []int16, f Format) ([]byte, error) {
 	out := append(make([]byte, 0, len(body)+8192), body...)
 	tail, err := l.flush()
 	return append(out, tail...), err
+}
+
+// lame_init_params costs about 1.3 ms of CPU (the psychoacoustic model's tables), which would
+// otherwise come before every mp3 stream's first bytes. So NewStreamEncoder takes its encoder
+// from a few kept ready per format, like the ffmpeg pool: none for a format before its first
+// use, WarmEncoders of them after it, made in the background once the taking stream's first
+// bytes are out, and freed when nobody takes them within WarmIdleTimeout (or at Shutdown). An
+// encoder that was made and never used is in the state a new one is in, so the bytes are the same.
+type lamePool struct {
+	mu      sync.Mutex
+	idle    map[string][]*lameEncoder
+	filling map[string]int
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+var lameSpares = &lamePool{}
+
+// take returns a ready encoder for f, or nil, and refill, which brings f's ready encoders back
+// up to WarmEncoders in the background (call it once the stream's first bytes are out).
+func (pl *lamePool) take(f Format) (l *lameEncoder, refill func()) {
+	refill = sync.OnceFunc(func() {
+		pl.mu.Lock()
+		defer pl.mu.Unlock()
+		if pl.closed || WarmEncoders <= 0 {
+			return
+		}
+		if pl.idle == nil {
+			pl.idle, pl.filling = map[string][]*lameEncoder{}, map[string]int{}
+		}
+		for n := len(pl.idle[f.Name]) + pl.filling[f.Name]; n < WarmEncoders; n++ {
+			pl.filling[f.Name]++
+			pl.wg.Add(1)
+			go pl.make(f)
+		}
+	})
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if q := pl.idle[f.Name]; len(q) > 0 {
+		l = q[len(q)-1]
+		pl.idle[f.Name] = q[:len(q)-1]
+		l.idle.Stop()
+		l.idle = nil
+	}
+	return l, refill
+}
+
+func (pl *lamePool) make(f Format) {
+	defer pl.wg.Done()
+	l, err := newLame(f)
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.filling[f.Name]--
+	if err != nil {
+		return // the next take makes one itself and reports the error
+	}
+	if pl.closed {
+		l.close()
+		return
+	}
+	l.idle = time.AfterFunc(WarmIdleTimeout, func() { pl.expire(f.Name, l) })
+	pl.idle[f.Name] = append(pl.idle[f.Name], l)
+}
+
+func (pl *lamePool) expire(name string, l *lameEncoder) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	for i, x := range pl.idle[name] {
+		if x == l {
+			pl.idle[name] = append(pl.idle[name][:i:i], pl.idle[name][i+1:]...)
+			l.close()
+			return
+		}
+	}
+}
+
+// close frees the ready encoders and makes no more; take then returns nil.
+func (pl *lamePool) close() {
+	pl.mu.Lock()
+	pl.closed = true
+	for _, q := range pl.idle {
+		for _, l := range q {
+			l.idle.Stop()
+			l.close()
+		}
+	}
+	pl.idle = nil
+	pl.mu.Unlock()
+	pl.wg.Wait()
 }

@@ -231,8 +231,11 @@ func Warm(inRate int, f Format) {
 	defaultPool.warm(ffmpegArgs(inRate, f, true))
 }
 
-// Shutdown stops the idle pre-started ffmpeg processes and stops starting new ones; encoders
-// created afterwards start ffmpeg cold. Streams in progress are not affected. Call it once the
+// Shutdown stops the idle pre-started ffmpeg processes (and frees the mp3 encoders kept ready)
+// and stops making new ones; encoders created afterwards start cold. Streams in progress are not affected. Call it once the
 // HTTP server has shut down. (Idle processes also exit by themselves when this process dies:
 // their stdin closes.)
-func Shutdown() { defaultPool.close() }
+func Shutdown() {
+	defaultPool.close()
+	lameSpares.close()
+}

@@ -293,3 +293,51 @@ func TestStreamMP3FirstBlockIsSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// mp3 encoders are kept ready per format once the format was used: a stream from a ready
+// encoder gives the bytes a new one gives, whole files too; nobody's encoder is kept for an
+// unused format; idle ones are freed after the idle timeout, and all at close.
+func TestLameSparesMatchNew(t *testing.T) {
+	oldSize, oldIdle := WarmEncoders, WarmIdleTimeout
+	pl := &lamePool{}
+	lameSpares.close()
+	lameSpares, WarmEncoders, WarmIdleTimeout = pl, 2, time.Minute
+	t.Cleanup(func() {
+		pl.close()
+		lameSpares, WarmEncoders, WarmIdleTimeout = &lamePool{}, oldSize, oldIdle
+	})
+	ready := func(name string) int {
+		pl.mu.Lock()
+		defer pl.mu.Unlock()
+		return len(pl.idle[name])
+	}
+	ctx := context.Background()
+	in := speechLike(22050, 2.5)
+	f, _ := ParseFormat("mp3_44100_128")
+	if ready(f.Name) != 0 {
+		t.Fatal("encoders made before the format's first use")
+	}
+	cold := streamBytes(t, ctx, 22050, f, in[:3000], in[3000:])
+	waitFor(t, "two ready mp3 encoders", func() bool { return ready(f.Name) == 2 })
+	warm := streamBytes(t, ctx, 22050, f, in[:3000], in[3000:])
+	if len(cold) == 0 || !bytes.Equal(warm, cold) {
+		t.Fatalf("a stream from a ready encoder (%d bytes) differs from a new one's (%d bytes)", len(warm), len(cold))
+	}
+	waitFor(t, "the taken encoder replaced", func() bool { return ready(f.Name) == 2 })
+	whole, err := Encode(ctx, in, 22050, f)
+	if err != nil || !bytes.Equal(whole, cold) {
+		t.Fatalf("a whole file from a ready encoder (%d bytes, %v) differs from the stream's (%d bytes)", len(whole), err, len(cold))
+	}
+	if other, _ := ParseFormat("mp3_22050_32"); ready(other.Name) != 0 {
+		t.Fatal("encoders made for an unused format")
+	}
+	pl.mu.Lock()
+	WarmIdleTimeout = 10 * time.Millisecond
+	pl.mu.Unlock()
+	streamBytes(t, ctx, 22050, f, in) // its refill makes encoders that expire at once
+	waitFor(t, "idle encoders freed", func() bool { return ready(f.Name) == 0 })
+	pl.close()
+	if l, _ := pl.take(f); l != nil || len(pl.idle) != 0 {
+		t.Fatal("a closed pool handed out an encoder")
+	}
+}
