@@ -331,11 +331,20 @@ func TestLameSparesMatchNew(t *testing.T) {
 	if other, _ := ParseFormat("mp3_22050_32"); ready(other.Name) != 0 {
 		t.Fatal("encoders made for an unused format")
 	}
+	waitFor(t, "the whole file's encoder replaced", func() bool { return ready(f.Name) == 2 })
+	for range 2 { // empty the pool, so that every ready encoder below has the short timeout
+		l, _ := pl.take(f)
+		l.close()
+	}
 	pl.mu.Lock()
 	WarmIdleTimeout = 10 * time.Millisecond
 	pl.mu.Unlock()
-	streamBytes(t, ctx, 22050, f, in) // its refill makes encoders that expire at once
-	waitFor(t, "idle encoders freed", func() bool { return ready(f.Name) == 0 })
+	streamBytes(t, ctx, 22050, f, in) // its refill makes two encoders that expire at once
+	waitFor(t, "idle encoders freed", func() bool {
+		pl.mu.Lock()
+		defer pl.mu.Unlock()
+		return pl.filling[f.Name] == 0 && len(pl.idle[f.Name]) == 0
+	})
 	pl.close()
 	if l, _ := pl.take(f); l != nil || len(pl.idle) != 0 {
 		t.Fatal("a closed pool handed out an encoder")
