@@ -92,8 +92,8 @@ func (s *Service) Stream(ctx context.Context, c *access.Caller, r *Request, star
 		} else {
 			done = p.to
 		}
-		sec := float64(done) / float64(j.pcm.SampleRate)
-		_ = metering.Progress(ctx, s.DB, j.rsv, metering.AudioUnits(sec, 1), plan.STSCredits(sec), s.now())
+		units, credits := j.charge(done)
+		_ = metering.Progress(ctx, s.DB, j.rsv, units, credits, s.now())
 	}
 	if enc != nil {
 		if cerr := enc.Close(); err == nil {
@@ -114,14 +114,7 @@ func (s *Service) Stream(ctx context.Context, c *access.Caller, r *Request, star
 		s.refund(j.rsv)
 		return failed(ctx, err)
 	}
-	units, credits := j.units, j.res.Credits
-	if done < len(j.pcm.Samples) {
-		sec := float64(done) / float64(j.pcm.SampleRate)
-		units, credits = metering.AudioUnits(sec, 1), plan.STSCredits(sec)
-		if done == 0 {
-			units, credits = 0, 0
-		}
-	}
+	units, credits := j.charge(done)
 	if hist != nil {
 		if credits == 0 {
 			hist.Abort()
@@ -134,6 +127,19 @@ func (s *Service) Stream(ctx context.Context, c *access.Caller, r *Request, star
 		_ = s.Blob.Delete(ctx, key)
 	}
 	return nil // after the first byte the client sees a cut stream, not an error
+}
+
+// charge is what the first done samples of j's recording cost: nothing for none (STSCredits
+// charges at least one credit), the reservation itself for all of them.
+func (j *job) charge(done int) (units, credits int64) {
+	switch {
+	case done == 0:
+		return 0, 0
+	case done >= len(j.pcm.Samples):
+		return j.units, j.res.Credits
+	}
+	sec := float64(done) / float64(j.pcm.SampleRate)
+	return metering.AudioUnits(sec, 1), plan.STSCredits(sec)
 }
 
 // countingWriter counts the bytes written through it.
