@@ -5,11 +5,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"timbre/internal/access"
@@ -48,26 +45,12 @@ func (h *Handlers) handle(stream, timestamps bool) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		var v errs.Validator
-		formatName := q.Get("output_format")
-		if formatName == "" {
-			formatName = audio.DefaultFormat
-		}
 		allowed := audio.NonStreamingFormats
 		if stream {
 			allowed = audio.StreamingFormats
 		}
-		format, err := audio.ParseFormat(formatName)
-		if err != nil || !slices.Contains(allowed, formatName) {
-			v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(allowed, ", ")))
-		}
-		logging := true
-		if s := q.Get("enable_logging"); s != "" {
-			b, err := strconv.ParseBool(s)
-			if err != nil {
-				v.Add("query", "enable_logging", "bool_parsing", "Input should be a valid boolean.")
-			}
-			logging = b
-		}
+		format := httpx.OutputFormat(q, &v, audio.DefaultFormat, allowed)
+		logging := httpx.QueryBool(q, &v, "enable_logging", true)
 		if err := v.Err(); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"timbre/internal/errs"
@@ -87,5 +88,51 @@ func TestSameOrigin(t *testing.T) {
 		if got := rt.sameOrigin(r); got != c.want {
 			t.Errorf("host %s origin %q site %q: %v, want %v", c.host, c.origin, c.fetchSite, got, c.want)
 		}
+	}
+}
+
+func TestAudioQueryParameters(t *testing.T) {
+	q := url.Values{}
+	var v errs.Validator
+	if f := OutputFormat(q, &v, "mp3_44100_128", []string{"mp3_44100_128", "pcm_16000"}); f.Name != "mp3_44100_128" {
+		t.Errorf("default format %q", f.Name)
+	}
+	if !QueryBool(q, &v, "enable_logging", true) {
+		t.Error("absent boolean is not its default")
+	}
+	StreamingLatency(q, &v)
+	if err := v.Err(); err != nil {
+		t.Fatalf("absent parameters: %v", err)
+	}
+
+	q = url.Values{"output_format": {"pcm_16000"}, "enable_logging": {"false"}, "optimize_streaming_latency": {"4"}}
+	if f := OutputFormat(q, &v, "mp3_44100_128", []string{"mp3_44100_128", "pcm_16000"}); f.Name != "pcm_16000" || f.SampleRate != 16000 {
+		t.Errorf("format %+v", f)
+	}
+	if QueryBool(q, &v, "enable_logging", true) {
+		t.Error("enable_logging=false read as true")
+	}
+	StreamingLatency(q, &v)
+	if err := v.Err(); err != nil {
+		t.Fatalf("valid parameters: %v", err)
+	}
+
+	// A known format outside the route's list, a bad boolean and a latency out of range: each
+	// is named.
+	q = url.Values{"output_format": {"opus_48000_64"}, "enable_logging": {"maybe"}, "optimize_streaming_latency": {"5"}}
+	OutputFormat(q, &v, "mp3_44100_128", []string{"mp3_44100_128"})
+	QueryBool(q, &v, "enable_logging", true)
+	StreamingLatency(q, &v)
+	ve, ok := v.Err().(*errs.Validation)
+	if !ok || len(ve.Fields) != 3 {
+		t.Fatalf("errors %v", v.Err())
+	}
+	for i, want := range []string{"[query output_format]", "[query enable_logging]", "[query optimize_streaming_latency]"} {
+		if got := fmt.Sprint(ve.Fields[i].Loc); got != want {
+			t.Errorf("error %d names %s, want %s", i, got, want)
+		}
+	}
+	if !strings.Contains(ve.Fields[0].Msg, "Use one of: mp3_44100_128.") {
+		t.Errorf("format message %q", ve.Fields[0].Msg)
 	}
 }

@@ -159,14 +159,7 @@ func (h *Handlers) parse(r *http.Request, detailed bool) (*Request, error) {
 	}
 	var v errs.Validator
 	q := r.URL.Query()
-	formatName := q.Get("output_format")
-	if formatName == "" {
-		formatName = audio.AutoFormat
-	}
-	format, err := audio.ParseFormat(formatName)
-	if err != nil || !slices.Contains(audio.MusicFormats, formatName) {
-		v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(audio.MusicFormats, ", ")))
-	}
+	format := httpx.OutputFormat(q, &v, audio.AutoFormat, audio.MusicFormats)
 	req := &Request{Format: format, ForceInstrumental: b.ForceInstrumental, ModelID: "music_v1", Seed: b.Seed, WithTimestamps: detailed && b.WithTimestamps}
 	raw := b.CompositionPlan
 	planField := "composition_plan"

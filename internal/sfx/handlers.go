@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,14 +55,7 @@ const maxSeed = 1<<53 - 1
 
 func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	var v errs.Validator
-	formatName := r.URL.Query().Get("output_format")
-	if formatName == "" {
-		formatName = audio.DefaultFormat
-	}
-	format, err := audio.ParseFormat(formatName)
-	if err != nil || !slices.Contains(audio.StreamingFormats, formatName) {
-		v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(audio.StreamingFormats, ", ")))
-	}
+	format := httpx.OutputFormat(r.URL.Query(), &v, audio.DefaultFormat, audio.StreamingFormats)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}

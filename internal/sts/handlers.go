@@ -91,33 +91,13 @@ func (f flusher) Write(p []byte) (int, error) {
 func (h *Handlers) parse(r *http.Request, stream bool) (*Request, error) {
 	q := r.URL.Query()
 	var v errs.Validator
-	formatName := q.Get("output_format")
-	if formatName == "" {
-		formatName = audio.DefaultFormat
-	}
 	allowed := audio.NonStreamingFormats
 	if stream {
 		allowed = audio.StreamingFormats
 	}
-	format, err := audio.ParseFormat(formatName)
-	if err != nil || !slices.Contains(allowed, formatName) {
-		v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(allowed, ", ")))
-	}
-	req := &Request{VoiceID: r.PathValue("voice_id"), Format: format, Logging: true, ModelID: DefaultModel}
-	if s := q.Get("enable_logging"); s != "" {
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			v.Add("query", "enable_logging", "bool_parsing", "Input should be a valid boolean.")
-		}
-		req.Logging = b
-	}
-	if s := q.Get("optimize_streaming_latency"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n > 4 {
-			v.Add("query", "optimize_streaming_latency", "value_error", "Input should be an integer from 0 to 4.")
-		}
-		req.StreamLatency = n
-	}
+	req := &Request{VoiceID: r.PathValue("voice_id"), Format: httpx.OutputFormat(q, &v, audio.DefaultFormat, allowed),
+		Logging: httpx.QueryBool(q, &v, "enable_logging", true), ModelID: DefaultModel}
+	httpx.StreamingLatency(q, &v)
 	if err := v.Err(); err != nil {
 		return nil, err
 	}

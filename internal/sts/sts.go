@@ -71,17 +71,16 @@ const DefaultModel = "eleven_multilingual_sts_v2"
 
 // Request is one conversion, as parsed from the multipart form and query.
 type Request struct {
-	VoiceID       string
-	Audio         []byte
-	FileName      string
-	RawPCM        bool // file_format=pcm_s16le_16
-	ModelID       string
-	Settings      *voice.Settings
-	Seed          *int64
-	RemoveNoise   bool
-	Format        audio.Format
-	Logging       bool
-	StreamLatency int
+	VoiceID     string
+	Audio       []byte
+	FileName    string
+	RawPCM      bool // file_format=pcm_s16le_16
+	ModelID     string
+	Settings    *voice.Settings
+	Seed        *int64
+	RemoveNoise bool
+	Format      audio.Format
+	Logging     bool
 }
 
 // Result is a finished conversion.

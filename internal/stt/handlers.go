@@ -212,14 +212,7 @@ func (h *Handlers) parse(r *http.Request) (*Request, error) {
 	}
 	var v errs.Validator
 	req := &Request{Logging: true, Granularity: "word", TagAudioEvents: true}
-	q := r.URL.Query()
-	if s := q.Get("enable_logging"); s != "" {
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			v.Add("query", "enable_logging", "bool_parsing", "Input should be a valid boolean.")
-		}
-		req.Logging = b
-	}
+	req.Logging = httpx.QueryBool(r.URL.Query(), &v, "enable_logging", true)
 	field := func(name string) string { return strings.TrimSpace(form.Value(name)) }
 	boolean := func(name string, dst *bool) {
 		if s := field(name); s != "" {

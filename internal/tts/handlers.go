@@ -6,12 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -50,31 +47,13 @@ func (h *Handlers) tts(stream, timestamps bool) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		var v errs.Validator
-		formatName := q.Get("output_format")
-		if formatName == "" {
-			formatName = audio.DefaultFormat
-		}
 		allowed := audio.NonStreamingFormats
 		if stream {
 			allowed = audio.StreamingFormats
 		}
-		format, err := audio.ParseFormat(formatName)
-		if err != nil || !slices.Contains(allowed, formatName) {
-			v.Add("query", "output_format", "enum", fmt.Sprintf("Unsupported output_format '%s'. Use one of: %s.", formatName, strings.Join(allowed, ", ")))
-		}
-		logging := true
-		if s := q.Get("enable_logging"); s != "" {
-			b, err := strconv.ParseBool(s)
-			if err != nil {
-				v.Add("query", "enable_logging", "bool_parsing", "Input should be a valid boolean.")
-			}
-			logging = b
-		}
-		if s := q.Get("optimize_streaming_latency"); s != "" {
-			if n, err := strconv.Atoi(s); err != nil || n < 0 || n > 4 {
-				v.Add("query", "optimize_streaming_latency", "value_error", "Input should be an integer from 0 to 4.")
-			}
-		}
+		format := httpx.OutputFormat(q, &v, audio.DefaultFormat, allowed)
+		logging := httpx.QueryBool(q, &v, "enable_logging", true)
+		httpx.StreamingLatency(q, &v)
 		if err := v.Err(); err != nil {
 			return err
 		}
