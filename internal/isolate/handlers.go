@@ -25,9 +25,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	feature := httpx.Feature("voice_isolator")
 	rt.Authed("POST /v1/audio-isolation", h.isolate(false), httpx.Perm("audio_isolation"), feature)
 	rt.Authed("POST /v1/audio-isolation/stream", h.isolate(true), httpx.Perm("audio_isolation"), feature)
-	rt.Authed("GET /v1/audio-isolation/history", h.history, httpx.Perm("audio_isolation"), feature)
-	rt.Authed("GET /v1/audio-isolation/history/{history_item_id}/audio", h.audio, httpx.Perm("audio_isolation"), feature)
-	rt.Authed("DELETE /v1/audio-isolation/history/{history_item_id}", h.delete, httpx.Perm("audio_isolation"), feature)
+	httpx.KeptRoutes(rt, "/v1/audio-isolation", "history_item_id", h.Svc, httpx.Perm("audio_isolation"), feature)
 }
 
 func (h *Handlers) isolate(stream bool) httpx.Handler {
@@ -81,36 +79,6 @@ func (r *responseStart) Write(p []byte) (int, error) {
 		f.Flush()
 	}
 	return n, err
-}
-
-func (h *Handlers) history(w http.ResponseWriter, r *http.Request) error {
-	page, pageSize, err := httpx.PageParams(r)
-	if err != nil {
-		return err
-	}
-	p, err := h.Svc.History(r.Context(), access.CallerFrom(r.Context()), page, pageSize, strings.TrimSpace(r.URL.Query().Get("search")))
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, p)
-	return nil
-}
-
-func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
-	data, ct, err := h.Svc.Audio(r.Context(), access.CallerFrom(r.Context()), r.PathValue("history_item_id"))
-	if err != nil {
-		return err
-	}
-	httpx.WriteBody(w, ct, data)
-	return nil
-}
-
-func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
-	if err := h.Svc.Delete(r.Context(), access.CallerFrom(r.Context()), r.PathValue("history_item_id")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
 }
 
 // parse reads the multipart form (httpx.ReadForm refuses an oversize upload as it arrives).

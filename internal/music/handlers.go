@@ -37,9 +37,7 @@ func (h *Handlers) Routes(rt *httpx.Router) {
 	rt.Authed("POST /v1/music/detailed", h.compose(modeDetailed), perm, feature)
 	rt.Authed("POST /v1/music/detailed/stream", h.compose(modeEvents), perm, feature)
 	rt.Authed("POST /v1/music/plan", h.plan, perm, feature)
-	rt.Authed("GET /v1/music/history", h.history, perm, feature)
-	rt.Authed("GET /v1/music/history/{song_id}/audio", h.audio, perm, feature)
-	rt.Authed("DELETE /v1/music/history/{song_id}", h.delete, perm, feature)
+	httpx.KeptRoutes(rt, "/v1/music", "song_id", h.Svc, perm, feature)
 }
 
 func (h *Handlers) limit() int64 {
@@ -418,34 +416,4 @@ func rescale(p *Plan, ms int) {
 		p.Sections[i].DurationMs = min(max(d, MinSectionMs), MaxSectionMs)
 		used += p.Sections[i].DurationMs
 	}
-}
-
-func (h *Handlers) history(w http.ResponseWriter, r *http.Request) error {
-	page, pageSize, err := httpx.PageParams(r)
-	if err != nil {
-		return err
-	}
-	p, err := h.Svc.History(r.Context(), access.CallerFrom(r.Context()), page, pageSize, strings.TrimSpace(r.URL.Query().Get("search")))
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, p)
-	return nil
-}
-
-func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
-	data, ct, err := h.Svc.Audio(r.Context(), access.CallerFrom(r.Context()), r.PathValue("song_id"))
-	if err != nil {
-		return err
-	}
-	httpx.WriteBody(w, ct, data)
-	return nil
-}
-
-func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
-	if err := h.Svc.Delete(r.Context(), access.CallerFrom(r.Context()), r.PathValue("song_id")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
 }

@@ -33,9 +33,7 @@ var ExposedHeaders = []string{HeaderRecipes, HeaderSeed}
 func (h *Handlers) Routes(rt *httpx.Router) {
 	feature, perm := httpx.Feature("sound_effects"), httpx.Perm("sound_generation")
 	rt.Authed("POST /v1/sound-generation", h.generate, perm, feature)
-	rt.Authed("GET /v1/sound-generation/history", h.history, perm, feature)
-	rt.Authed("GET /v1/sound-generation/history/{history_item_id}/audio", h.audio, perm, feature)
-	rt.Authed("DELETE /v1/sound-generation/history/{history_item_id}", h.delete, perm, feature)
+	httpx.KeptRoutes(rt, "/v1/sound-generation", "history_item_id", h.Svc, perm, feature)
 	rt.Authed("GET /v1/sound-generation/explore", h.explore, perm, feature)
 	rt.Authed("GET /v1/sound-generation/explore/{prompt_id}/audio", h.preview, perm, feature)
 }
@@ -130,37 +128,6 @@ func (h *Handlers) generate(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set(HeaderRecipes, recipes)
 	w.Header().Set(HeaderSeed, strconv.FormatUint(res.Seed, 10))
 	_, _ = w.Write(res.Audio)
-	return nil
-}
-
-// pageParams reads page (from 1) and page_size (1–1000, default 100).
-func (h *Handlers) history(w http.ResponseWriter, r *http.Request) error {
-	page, pageSize, err := httpx.PageParams(r)
-	if err != nil {
-		return err
-	}
-	p, err := h.Svc.History(r.Context(), access.CallerFrom(r.Context()), page, pageSize, strings.TrimSpace(r.URL.Query().Get("search")))
-	if err != nil {
-		return err
-	}
-	httpx.WriteJSON(w, http.StatusOK, p)
-	return nil
-}
-
-func (h *Handlers) audio(w http.ResponseWriter, r *http.Request) error {
-	data, ct, err := h.Svc.Audio(r.Context(), access.CallerFrom(r.Context()), r.PathValue("history_item_id"))
-	if err != nil {
-		return err
-	}
-	httpx.WriteBody(w, ct, data)
-	return nil
-}
-
-func (h *Handlers) delete(w http.ResponseWriter, r *http.Request) error {
-	if err := h.Svc.Delete(r.Context(), access.CallerFrom(r.Context()), r.PathValue("history_item_id")); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
