@@ -21,8 +21,9 @@
 //     at its bottom. Against the first shape, which fell by 4.5 dB per octave, the same mark
 //     power scored 38 % higher after mp3 at 64 kbps (lowest score 12.3 against 8.9), so the mark
 //     is now 3.6 dB weaker (strength 0.0031, was 0.0047) with the same margin (lowest score
-//     8.5–9.0 with three keys), and it costs the recogniser 0.94 points where the old one cost
-//     1.38 (the 40 sentences × four flite voices, mean over four keys). The phases are unchanged,
+//     8.5–9.0 with three keys). Over four keys it cost the recogniser 0.94 points where the old
+//     one cost 1.38 (the 40 sentences × four flite voices); over eight keys the same mark costs
+//     1.26, nearly regardless of its level (BenchmarkRecognitionCost). The phases are unchanged,
 //     so audio marked with the old shape is still found (lowest score 9.4 after mp3 at 64 kbps).
 //   - Embedding adds the carrier scaled by the speech's own envelope (the peak |x| of the
 //     blocks of 32 samples before, released over 5 ms), so the mark sits ~44 dB below the
