@@ -7,6 +7,7 @@
 //
 // Normally run by ivc_test.go (which puts the workspace on a plan with instant cloning).
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { CheckError, assert, check, finish, bytesOf } from './checks.mjs';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -20,28 +21,6 @@ if (!baseUrl || !apiKey || files.some((f) => !f)) {
 }
 const client = new ElevenLabsClient({ baseUrl, apiKey, maxRetries: 0, timeoutInSeconds: 60 });
 
-let failures = 0;
-const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-class CheckError extends Error {}
-const assert = (cond, msg) => {
-  if (!cond) throw new CheckError(msg);
-};
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    const detail = await fn();
-    emit({ check: name, ok: true, ms: Date.now() - start, ...(detail === undefined ? {} : { detail }) });
-  } catch (err) {
-    failures++;
-    const e = err instanceof ElevenLabsError ? { statusCode: err.statusCode, body: err.body, message: err.message } : { message: err?.message, errors: err?.errors };
-    emit({ check: name, ok: false, ms: Date.now() - start, error: e });
-  }
-}
-async function bytesOf(stream) {
-  const chunks = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
-}
 const file = (path) => new File([readFileSync(path)], basename(path), { type: 'audio/mpeg' });
 
 let voiceId;
@@ -116,6 +95,4 @@ await check('voices.delete; voices.get → 404', async () => {
   throw new CheckError('still there');
 });
 
-emit({ summary: true, failures });
-console.log(`ivc: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}`);
-process.exit(failures === 0 ? 0 : 1);
+finish('ivc');

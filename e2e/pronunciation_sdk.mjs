@@ -7,6 +7,7 @@
 //
 // Prints one JSON line per check and exits 1 when any fails. Normally run by pronunciation_test.go.
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { assert, check, finish, bytesOf } from './checks.mjs';
 
 const baseUrl = process.env.TIMBRE_BASE_URL;
 const apiKey = process.env.TIMBRE_API_KEY;
@@ -15,28 +16,6 @@ if (!baseUrl || !apiKey) {
   process.exit(2);
 }
 const client = new ElevenLabsClient({ baseUrl, apiKey, maxRetries: 0, timeoutInSeconds: 60 });
-
-let failures = 0;
-const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    const detail = await fn();
-    emit({ check: name, ok: true, ms: Date.now() - start, ...(detail === undefined ? {} : { detail }) });
-  } catch (err) {
-    failures++;
-    const error = err instanceof ElevenLabsError ? { message: err.message, statusCode: err.statusCode, body: err.body } : { message: err?.message, errors: err?.errors };
-    emit({ check: name, ok: false, ms: Date.now() - start, error });
-  }
-}
-async function bytesOf(stream) {
-  const chunks = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
-}
 
 const pls = `<?xml version="1.0" encoding="UTF-8"?>
 <lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en-US">
@@ -117,4 +96,4 @@ await check('DOCTYPE refused', async () => {
   throw new Error('a DOCTYPE was accepted');
 });
 
-process.exit(failures ? 1 : 0);
+finish('pronunciation sdk');

@@ -9,6 +9,7 @@
 //
 // Normally run by pvc_test.go (which puts the workspace on a plan with a professional voice).
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { CheckError, assert, check, finish, bytesOf } from './checks.mjs';
 
 const baseUrl = process.env.TIMBRE_BASE_URL;
 const apiKey = process.env.TIMBRE_API_KEY;
@@ -20,28 +21,6 @@ const client = new ElevenLabsClient({ baseUrl, apiKey, maxRetries: 0, timeoutInS
 const adam = 'pNInz6obpgDQGcFmaJgB'; // the speaker of every recording (flite rms)
 const rachel = '21m00Tcm4TlvDq8ikWAM';
 
-let failures = 0;
-const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-class CheckError extends Error {}
-const assert = (cond, msg) => {
-  if (!cond) throw new CheckError(msg);
-};
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    const detail = await fn();
-    emit({ check: name, ok: true, ms: Date.now() - start, ...(detail === undefined ? {} : { detail }) });
-  } catch (err) {
-    failures++;
-    const e = err instanceof ElevenLabsError ? { statusCode: err.statusCode, body: err.body, message: err.message } : { message: err?.message };
-    emit({ check: name, ok: false, ms: Date.now() - start, error: e });
-  }
-}
-async function bytesOf(stream) {
-  const chunks = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
-}
 const speak = async (voice, text) => bytesOf(await client.textToSpeech.convert(voice, { text, modelId: 'eleven_multilingual_v2' }));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(what, fn, ms = 120000) {
@@ -164,6 +143,4 @@ await check('verification.request (manual review) and samples.delete', async () 
   assert((await client.voices.get(voiceId)).samples.length === 1, 'sample still listed');
 });
 
-emit({ summary: true, failures });
-console.log(`pvc: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}`);
-process.exit(failures === 0 ? 0 : 1);
+finish('pvc');

@@ -7,6 +7,7 @@
 //
 // Prints one JSON line per check and exits 1 when any fails. Normally run by voicedesign_test.go.
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { assert, check, finish, isMp3, bytesOf } from './checks.mjs';
 
 const baseUrl = process.env.TIMBRE_BASE_URL;
 const apiKey = process.env.TIMBRE_API_KEY;
@@ -17,32 +18,6 @@ if (!baseUrl || !apiKey) {
 // maxRetries 0: a 5xx must show up as a failure here, not be hidden by the SDK's retries.
 const client = new ElevenLabsClient({ baseUrl, apiKey, maxRetries: 0, timeoutInSeconds: 60 });
 
-let failures = 0;
-const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    const detail = await fn();
-    emit({ check: name, ok: true, ms: Date.now() - start, ...(detail === undefined ? {} : { detail }) });
-  } catch (err) {
-    failures++;
-    const error = err instanceof ElevenLabsError ? { message: err.message, statusCode: err.statusCode, body: err.body } : { message: err?.message, errors: err?.errors };
-    emit({ check: name, ok: false, ms: Date.now() - start, error });
-  }
-}
-function isMp3(buf) {
-  let off = 0;
-  if (buf.subarray(0, 3).toString('latin1') === 'ID3') off = 10 + (((buf[6] & 0x7f) << 21) | ((buf[7] & 0x7f) << 14) | ((buf[8] & 0x7f) << 7) | (buf[9] & 0x7f));
-  return buf.length > off + 2 && buf[off] === 0xff && (buf[off + 1] & 0xe0) === 0xe0;
-}
-async function bytesOf(stream) {
-  const chunks = [];
-  for await (const c of stream) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
-}
 function assertPreviews(out, what) {
   assert(out.previews.length === 3, `${what}: ${out.previews.length} previews`);
   assert(out.text.length >= 100, `${what}: text ${JSON.stringify(out.text)}`);
@@ -113,4 +88,4 @@ await check('textToVoice.design refuses a short description (422)', async () => 
   throw new Error('no error');
 });
 
-process.exit(failures ? 1 : 0);
+finish('voice design sdk');

@@ -9,6 +9,7 @@
 //
 // Normally run by voicelibrary_test.go.
 import { ElevenLabsClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { CheckError, assert, check, finish } from './checks.mjs';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 
@@ -20,23 +21,6 @@ if (!baseUrl || !keyA || !keyB || !one || !two) {
 const a = new ElevenLabsClient({ baseUrl, apiKey: keyA, maxRetries: 0, timeoutInSeconds: 60 });
 const b = new ElevenLabsClient({ baseUrl, apiKey: keyB, maxRetries: 0, timeoutInSeconds: 60 });
 
-let failures = 0;
-const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-class CheckError extends Error {}
-const assert = (cond, msg) => {
-  if (!cond) throw new CheckError(msg);
-};
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    const detail = await fn();
-    emit({ check: name, ok: true, ms: Date.now() - start, ...(detail === undefined ? {} : { detail }) });
-  } catch (err) {
-    failures++;
-    const e = err instanceof ElevenLabsError ? { statusCode: err.statusCode, body: err.body, message: err.message } : { message: err?.message, errors: err?.errors };
-    emit({ check: name, ok: false, ms: Date.now() - start, error: e });
-  }
-}
 const file = (path) => new File([readFileSync(path)], basename(path), { type: 'audio/mpeg' });
 const publish = async (voiceId, method, body) => {
   const res = await fetch(`${baseUrl}/v1/voices/${voiceId}/share`, {
@@ -117,6 +101,4 @@ await check('A withdraws it: copied_disabled; B voices.share → 403; the copy s
   assert(Buffer.concat(chunks).length > 1000, 'no audio');
 });
 
-emit({ summary: true, failures });
-console.log(`library: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}`);
-process.exit(failures === 0 ? 0 : 1);
+finish('library');
