@@ -24,10 +24,21 @@ export async function check(name, fn) {
     return true;
   } catch (err) {
     failures++;
-    const error = err instanceof ElevenLabsError ? { message: err.message, statusCode: err.statusCode, body: err.body } : { message: err?.message, errors: err?.errors };
-    emit({ check: name, ok: false, ms: Date.now() - start, error });
+    emit({ check: name, ok: false, ms: Date.now() - start, error: describeError(err) });
     return false;
   }
+}
+
+// describeError is what a failed check reports: the SDK's status and body, the paths of a
+// schema validation failure, or the start of the stack of anything unexpected.
+export function describeError(err) {
+  if (err instanceof ElevenLabsError) {
+    return { name: err.name, message: err.message, statusCode: err.statusCode, body: err.body };
+  }
+  const out = { name: err?.name, message: err?.message };
+  if (Array.isArray(err?.errors)) out.errors = err.errors;
+  if (!(err instanceof CheckError) && !out.errors && err?.stack) out.stack = err.stack.split('\n').slice(0, 4).join(' | ');
+  return out;
 }
 
 // finish ends the script called name: a summary line, a line for people, and exit status 1 when

@@ -5,6 +5,7 @@
 // Prints one JSON line per check ({"check","ok","ms",…}) and exits 1 when any check fails.
 // Normally run by sdk_test.go, which starts the server and makes the key.
 import { ElevenLabsClient, ElevenLabsError, AudioFormat, RealtimeEvents } from '@elevenlabs/elevenlabs-js';
+import { emit, CheckError, assert, check, finish, describeError } from './checks.mjs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 
@@ -24,38 +25,6 @@ const client = new ElevenLabsClient({ baseUrl, apiKey, maxRetries: 0, timeoutInS
 const VOICE_ID = '21m00Tcm4TlvDq8ikWAM'; // Rachel: the stock ElevenLabs voice id
 const MODEL_ID = 'eleven_multilingual_v2';
 const TEXT = 'Hello from the Timbre end-to-end test.';
-
-let failures = 0;
-const emit = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
-
-class CheckError extends Error {}
-function assert(cond, msg) {
-  if (!cond) throw new CheckError(msg);
-}
-
-function describeError(err) {
-  if (err instanceof ElevenLabsError) {
-    return { name: err.name, message: err.message, statusCode: err.statusCode, body: err.body };
-  }
-  // Schema validation failures (serialization errors) carry the offending paths in `errors`.
-  const out = { name: err?.name, message: err?.message };
-  if (Array.isArray(err?.errors)) out.errors = err.errors;
-  if (!(err instanceof CheckError) && !out.errors && err?.stack) out.stack = err.stack.split('\n').slice(0, 4).join(' | ');
-  return out;
-}
-
-async function check(name, fn) {
-  const start = Date.now();
-  try {
-    const detail = await fn();
-    emit({ check: name, ok: true, ms: Date.now() - start, ...(detail === undefined ? {} : { detail }) });
-    return true;
-  } catch (err) {
-    failures++;
-    emit({ check: name, ok: false, ms: Date.now() - start, error: describeError(err) });
-    return false;
-  }
-}
 
 async function collect(stream) {
   const chunks = [];
@@ -787,6 +756,4 @@ await check('textToDialogue.streamWithTimestamps', async () => {
   return { segments: segments.length };
 });
 
-emit({ summary: true, failures });
-console.log(`sdk: ${failures === 0 ? 'all checks passed' : `${failures} check(s) failed`}`);
-process.exit(failures === 0 ? 0 : 1);
+finish('sdk');
