@@ -52,6 +52,15 @@ var WAVFormats = []string{"wav_8000", "wav_16000", "wav_22050", "wav_24000", "wa
 // NonStreamingFormats is StreamingFormats plus the wav values (28 values).
 var NonStreamingFormats = concat(StreamingFormats, WAVFormats)
 
+// FormatsFor is the output_format set of a speech route: StreamingFormats for its streaming
+// form, NonStreamingFormats otherwise.
+func FormatsFor(stream bool) []string {
+	if stream {
+		return StreamingFormats
+	}
+	return NonStreamingFormats
+}
+
 // MusicFormats is StreamingFormats plus "auto" and the 48 kHz mp3 values, without wav (26 values).
 var MusicFormats = concat(StreamingFormats, []string{AutoFormat, "mp3_48000_128", "mp3_48000_192", "mp3_48000_240", "mp3_48000_320"})
 

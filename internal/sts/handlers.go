@@ -91,11 +91,7 @@ func (f flusher) Write(p []byte) (int, error) {
 func (h *Handlers) parse(r *http.Request, stream bool) (*Request, error) {
 	q := r.URL.Query()
 	var v errs.Validator
-	allowed := audio.NonStreamingFormats
-	if stream {
-		allowed = audio.StreamingFormats
-	}
-	req := &Request{VoiceID: r.PathValue("voice_id"), Format: httpx.OutputFormat(q, &v, audio.DefaultFormat, allowed),
+	req := &Request{VoiceID: r.PathValue("voice_id"), Format: httpx.OutputFormat(q, &v, audio.DefaultFormat, audio.FormatsFor(stream)),
 		Logging: httpx.QueryBool(q, &v, "enable_logging", true), ModelID: DefaultModel}
 	httpx.StreamingLatency(q, &v)
 	if err := v.Err(); err != nil {

@@ -47,11 +47,7 @@ func (h *Handlers) tts(stream, timestamps bool) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		var v errs.Validator
-		allowed := audio.NonStreamingFormats
-		if stream {
-			allowed = audio.StreamingFormats
-		}
-		format := httpx.OutputFormat(q, &v, audio.DefaultFormat, allowed)
+		format := httpx.OutputFormat(q, &v, audio.DefaultFormat, audio.FormatsFor(stream))
 		logging := httpx.QueryBool(q, &v, "enable_logging", true)
 		httpx.StreamingLatency(q, &v)
 		if err := v.Err(); err != nil {
