@@ -91,12 +91,27 @@ func (p *Pool) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	if p.closed.Load() {
 		return nil, errPoolClosed
 	}
-	if w.cmd == nil {
-		if err := w.start(p); err != nil {
-			return nil, err
+	// A worker that dies mid-synthesis (espeak-ng 1.51 crashes now and then, about once in a
+	// hundred Spanish sentences with "¿") is replaced and the request tried once more on the new
+	// one: synthesis has no side effects, and the caller should not see a rare crash.
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if w.cmd == nil {
+			if err := w.start(p); err != nil {
+				return nil, err
+			}
+		}
+		var res *Result
+		if res, err = p.roundTrip(ctx, w, req); err == nil || ctx.Err() != nil {
+			return res, err
 		}
 	}
+	return nil, err
+}
 
+// roundTrip hands req to w and waits for its answer, or for ctx to end (which kills w). A
+// failed round trip stops w: the protocol is out of step or the process died.
+func (p *Pool) roundTrip(ctx context.Context, w *worker, req Request) (*Result, error) {
 	type answer struct {
 		resp wireResponse
 		err  error
@@ -110,7 +125,7 @@ func (p *Pool) Synthesize(ctx context.Context, req Request) (*Result, error) {
 	select {
 	case a := <-done:
 		if a.err != nil {
-			w.stop() // the protocol is out of step or the process died: start afresh next time
+			w.stop() // start afresh next time
 			return nil, fmt.Errorf("%s worker: %w", p.kind, a.err)
 		}
 		return a.resp.result()
