@@ -74,7 +74,7 @@ func (s *Service) Stream(ctx context.Context, c *access.Caller, r *Request, star
 				break
 			}
 			if s.Watermark != nil {
-				mark, _ = s.Watermark.NewEmbedder(rate) // one embedder: the mark runs on across pieces
+				mark, _ = s.Watermark.NewEmbedderTo(rate, r.Format.SampleRate) // one embedder: the mark runs on across pieces
 			}
 		}
 		samples := conv.Samples

@@ -249,7 +249,7 @@ func (s *Service) run(ctx context.Context, r *Request, vc *store.Voice, settings
 		return err
 	}
 	if s.Watermark != nil {
-		if e, err := s.Watermark.NewEmbedder(out.SampleRate); err == nil {
+		if e, err := s.Watermark.NewEmbedderTo(out.SampleRate, r.Format.SampleRate); err == nil {
 			e.Mark(out.Samples)
 		}
 	}

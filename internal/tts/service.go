@@ -418,14 +418,18 @@ func (sy *synthesis) each(emit func(Chunk) error) error {
 }
 
 // watermark marks a chunk's audio in place (after the speaker boost, before resampling and
-// encoding). A rate the embedder does not support (not a multiple of 25 Hz in 8–48 kHz: no engine
+// encoding to the job's format, whose rate decides the mark's band). A rate the embedder does not support (not a multiple of 25 Hz in 8–48 kHz: no engine
 // here makes one) leaves the audio unmarked rather than failing the request.
 func (sy *synthesis) watermark(c Chunk) {
 	if sy.s.Watermark == nil {
 		return
 	}
 	if sy.mark == nil || sy.markRate != c.Rate {
-		e, err := sy.s.Watermark.NewEmbedder(c.Rate)
+		out := sy.j.Format.SampleRate // the rate the audio is delivered at: it decides the mark's band
+		if out == 0 {
+			out = c.Rate
+		}
+		e, err := sy.s.Watermark.NewEmbedderTo(c.Rate, out)
 		if err != nil {
 			return
 		}

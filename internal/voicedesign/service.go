@@ -231,6 +231,11 @@ func (s *Service) Render(ctx context.Context, p Params, text string, loudness fl
 	if err != nil {
 		return nil, 0, err
 	}
+	if s.Watermark != nil {
+		if e, err := s.Watermark.NewEmbedderTo(pcm.SampleRate, format.SampleRate); err == nil {
+			e.Mark(pcm.Samples)
+		}
+	}
 	data, err := audio.Encode(ctx, pcm.Samples, pcm.SampleRate, format)
 	if err != nil {
 		return nil, 0, err
@@ -238,7 +243,7 @@ func (s *Service) Render(ctx context.Context, p Params, text string, loudness fl
 	return data, pcm.Seconds(), nil
 }
 
-// speak is Render before encoding.
+// speak is Render before marking and encoding.
 func (s *Service) speak(ctx context.Context, p Params, text string, loudness float64) (engine.PCM, error) {
 	var pcm engine.PCM
 	eng, ok := s.Engines[p.Engine]
@@ -261,11 +266,6 @@ func (s *Service) speak(ctx context.Context, p Params, text string, loudness flo
 		pcm.Samples = append(pcm.Samples, res.Audio.Samples...)
 	}
 	Loudness(pcm.Samples, loudness)
-	if s.Watermark != nil {
-		if e, err := s.Watermark.NewEmbedder(pcm.SampleRate); err == nil {
-			e.Mark(pcm.Samples)
-		}
-	}
 	return pcm, nil
 }
 

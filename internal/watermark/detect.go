@@ -13,11 +13,9 @@ import (
 // TestMeasureRobustnessAndFalsePositives).
 const (
 	Threshold     = 7.0
-	MinSeconds    = 0.5 // shorter audio cannot hold enough of the carrier to tell
-	MaxSeconds    = 300 // only the first 5 minutes are examined, which bounds memory and time
-	frameLen      = 512 // whitening frame at refRate (40 ms)
-	hopLen        = frameLen / 2
-	smoothBins    = 8    // ± bins (±200 Hz) of the local spectral level each bin is divided by
+	MinSeconds    = 0.5  // shorter audio cannot hold enough of the carrier to tell
+	MaxSeconds    = 300  // only the first 5 minutes are examined, which bounds memory and time
+	smoothBins    = 8    // ± bins (±200 Hz at 40 ms frames) of the local level each bin is divided by
 	floorRel      = 0.05 // frames quieter than this fraction of the average level are not raised
 	windowPeriods = 3    // long audio is also scored in windows of this many periods
 )
@@ -40,22 +38,31 @@ func (w *Watermark) Detect(samples []int16, rate int) Result {
 		return Result{}
 	}
 	samples = samples[:min(len(samples), MaxSeconds*rate)]
-	if rate != refRate {
-		samples = audio.Resample(samples, rate, refRate)
-	}
-	white := whiten(samples)
-	if white == nil {
-		return Result{} // silence
-	}
-	score := w.score(white)
-	// A file spliced from several streams carries carriers at several offsets; windows find
-	// each one alone.
-	if win := windowPeriods * periodLen; len(white) > win+periodLen {
-		for start := 0; start+win <= len(white); start += periodLen {
-			score = max(score, w.score(white[start:start+win]))
-		}
+	score := w.speech.detect(samples, rate)
+	if rate >= w.wide.minRate {
+		score = max(score, w.wide.detect(samples, rate))
 	}
 	return Result{Score: score, Probability: probability(score), Detected: score >= Threshold}
+}
+
+// detect scores samples at rate for this carrier.
+func (c *carrier) detect(samples []int16, rate int) float64 {
+	if rate != c.refRate {
+		samples = audio.Resample(samples, rate, c.refRate)
+	}
+	white := c.whiten(samples)
+	if white == nil {
+		return 0 // silence
+	}
+	score := c.score(white)
+	// A file spliced from several streams carries carriers at several offsets; windows find
+	// each one alone.
+	if win := windowPeriods * c.periodLen; len(white) > win+c.periodLen {
+		for start := 0; start+win <= len(white); start += c.periodLen {
+			score = max(score, c.score(white[start:start+win]))
+		}
+	}
+	return score
 }
 
 // probability maps a score to [0, 1): 0.5 at one below the threshold, above anything unmarked
@@ -83,31 +90,37 @@ const weightExp = 1.5
 // 10.9 and their median from 27 to 35 at the same mark.
 const frameWeightExp = 0.5
 
-var binWeight = func() []float64 {
-	w := make([]float64, periodLen/2)
+func binWeight(b band) []float64 {
+	w := make([]float64, b.periodLen/2)
 	for k := range w {
-		w[k] = math.Pow(float64(k)*refRate/periodLen/1000, weightExp)
+		w[k] = math.Pow(float64(k)*float64(b.refRate)/float64(b.periodLen)/1000, b.weightExp)
 	}
 	return w
-}()
+}
 
-// bandLoBin and bandHiBin bound the whitening frame's bins that the carrier occupies.
-var bandLoBin, bandHiBin = int((bandLo - bandEdge) * frameLen / refRate), int(math.Ceil((bandHi + bandEdge) * frameLen / refRate))
+// bins bounds the whitening frame's bins that the carrier occupies.
+func (b band) bins() (lo, hi int) {
+	return int((b.lo - b.edge) * float64(b.frameLen) / float64(b.refRate)), int(math.Ceil((b.hi + b.edge) * float64(b.frameLen) / float64(b.refRate)))
+}
 
-// sqrtHann is the analysis and synthesis window: its square sums to one at 50 % overlap.
-var sqrtHann = func() []float64 {
-	w := make([]float64, frameLen)
+// sqrtHann is the analysis and synthesis window of n samples: its square sums to one at 50 %
+// overlap.
+func sqrtHann(n int) []float64 {
+	w := make([]float64, n)
 	for i := range w {
-		w[i] = math.Sin(math.Pi * float64(i) / frameLen)
+		w[i] = math.Sin(math.Pi * float64(i) / float64(n))
 	}
 	return w
-}()
+}
 
 // whiten divides each short-time spectrum bin in the carrier's band by the local level of the
 // spectrum around it (floored at floorRel of the average level, so near-silent frames stay
 // small) and resynthesises the result. The host's colour and loudness are removed; the mark,
 // scaled like the host, is left with equal weight everywhere. nil means the audio is silent.
-func whiten(samples []int16) []float64 {
+func (b band) whiten(samples []int16) []float64 {
+	frameLen, hopLen := b.frameLen, b.frameLen/2
+	bandLoBin, bandHiBin := b.bins()
+	window := sqrtHann(frameLen)
 	n := len(samples)
 	frames := (n+frameLen)/hopLen + 1 // frames cover every sample, with half a frame of padding on each side
 	buf := make([]complex128, frameLen)
@@ -116,7 +129,7 @@ func whiten(samples []int16) []float64 {
 		for i := range buf {
 			v := 0.0
 			if j := start + i; j >= 0 && j < n {
-				v = float64(samples[j]) * sqrtHann[i]
+				v = float64(samples[j]) * window[i]
 			}
 			buf[i] = complex(v, 0)
 		}
@@ -186,7 +199,7 @@ func whiten(samples []int16) []float64 {
 		start := f*hopLen - hopLen
 		for i, v := range spec {
 			if j := start + i; j >= 0 && j < n {
-				out[j] += real(v) / frameLen * sqrtHann[i]
+				out[j] += real(v) / float64(frameLen) * window[i]
 			}
 		}
 	}
@@ -195,7 +208,8 @@ func whiten(samples []int16) []float64 {
 
 // score folds x modulo one period and correlates it with the carrier at every lag (half-sample
 // steps); it returns the peak in standard deviations of all lags.
-func (w *Watermark) score(x []float64) float64 {
+func (c *carrier) score(x []float64) float64 {
+	periodLen := c.periodLen
 	folded := make([]complex128, periodLen)
 	for i, v := range x {
 		folded[i%periodLen] += complex(v, 0)
@@ -205,11 +219,11 @@ func (w *Watermark) score(x []float64) float64 {
 	// half-sample lags. The carrier has no energy near Nyquist, so the padding is exact.
 	cross := make([]complex128, 2*periodLen)
 	for k := 1; k < periodLen/2; k++ {
-		s := w.spectrum[k]
+		s := c.spectrum[k]
 		if s == 0 {
 			continue
 		}
-		v := folded[k] * complex(real(s), -imag(s)) * complex(binWeight[k], 0)
+		v := folded[k] * complex(real(s), -imag(s)) * complex(c.weight[k], 0)
 		cross[k] = v
 		cross[2*periodLen-k] = complex(real(v), -imag(v))
 	}

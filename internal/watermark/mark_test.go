@@ -29,7 +29,7 @@ func TestMarkRunMatchesGo(t *testing.T) {
 			}
 			gain := float32(r.Float64() * 200)
 			if trial%4 == 0 {
-				gain = strength * float32(r.IntN(32769))
+				gain = speechBand.strength * float32(r.IntN(32769))
 			}
 			want := slices.Clone(s)
 			wantPeak := markRunGo(want, c, gain)

@@ -22,11 +22,11 @@ import (
 // scatters by about half a point around the mark's real cost (one word is 0.3 points of one
 // voice, 0.08 of the mean). The unmarked audio is transcribed once.
 //
-// Measured (2026-11-25, 8 keys, raw 26.12 %): the mark costs 1.26 points (0.64–1.92 by key).
-// The same marks scaled by 0.8 cost 1.27 and by 0.6 1.09: the cost hardly depends on the level,
-// so a weaker mark would give up detection margin for nothing. ±1 LSB of random noise on the
-// same audio costs 0.17 (6 draws), the floor of any inaudible change. Earlier figures, 0.94 over
-// four keys and 0.4–1.2 with one, were within this scatter.
+// Measured (2026-11-25, 8 keys, raw 26.12 %): the wide band's mark, which flite's 16 kHz audio
+// carries, costs 0.33 points (−0.64 to +0.72 by key). The speech band's mark cost 1.26 (0.64–1.92
+// by key), and nearly as much scaled by 0.8 (1.27) or 0.6 (1.09): the recogniser heard it
+// wherever it could still be found. ±1 LSB of random noise on the same audio costs 0.17
+// (6 draws), the floor of any inaudible change.
 //
 //	go test ./internal/watermark/ -run '^$' -bench BenchmarkRecognitionCost -benchtime 8x
 func BenchmarkRecognitionCost(b *testing.B) {

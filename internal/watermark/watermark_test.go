@@ -2,6 +2,7 @@ package watermark
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -168,4 +169,76 @@ func g711(s []int16, enc func(int16) byte, dec func(byte) int16) []int16 {
 		out[i] = dec(enc(v))
 	}
 	return out
+}
+
+// Audio delivered at 16 kHz or above carries the wide band's mark, above a 16 kHz speech
+// recogniser's last filter (6,855 Hz for pocketsphinx): below 6.5 kHz what marking adds is far
+// weaker than in the band. Audio delivered narrower carries the speech band's mark, which
+// survives resampling to 8 kHz. Audio marked before the wide band existed (the speech band at any
+// rate) is still found.
+func TestBandFollowsTheDeliveredRate(t *testing.T) {
+	wm := newTestWatermark(t)
+	speech := speechClip(t, testText)
+	wide := slices.Clone(speech)
+	e, err := wm.NewEmbedderTo(22050, 44100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Mark(wide)
+	below, in := markPower(speech, wide, 22050, 0, 6500), markPower(speech, wide, 22050, 7000, 7450)
+	t.Logf("wide band: what marking added lies %.1f dB lower below 6.5 kHz than in 7.0–7.45 kHz", 10*math.Log10(in/below))
+	if in < 100*below {
+		t.Errorf("wide band: the mark below 6.5 kHz is only %.1f dB under its level in the band, want ≥ 20 dB", 10*math.Log10(in/below))
+	}
+	if r := wm.Detect(wide, 22050); !r.Detected {
+		t.Errorf("wide band at 22,050 Hz not detected: %+v", r)
+	}
+
+	narrow := slices.Clone(speech)
+	e, err = wm.NewEmbedderTo(22050, 8000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Mark(narrow)
+	if markPower(speech, narrow, 22050, 2800, 6100) < 1000*markPower(speech, narrow, 22050, 7000, 7450) {
+		t.Error("audio delivered at 8 kHz was not marked in the speech band")
+	}
+	delivered := audio.Resample(narrow, 22050, 8000)
+	if r := wm.Detect(delivered, 8000); !r.Detected {
+		t.Errorf("marked at 22,050 Hz, delivered at 8 kHz: %+v", r)
+	}
+	if r := wm.Detect(audio.Resample(delivered, 8000, 16000), 16000); !r.Detected {
+		t.Errorf("marked at 22,050 Hz, delivered at 8 kHz, detected at 16 kHz: %+v", r)
+	}
+	old := slices.Clone(speech) // marked as before the wide band: the speech band at 22,050 Hz
+	oldMark := &Embedder{carrier: wm.speech.at(22050, 22050), strength: wm.speech.strength,
+		decay: float32(math.Exp(-blockLen / (releaseSec * 22050)))}
+	oldMark.Mark(old)
+	if r := wm.Detect(old, 22050); !r.Detected {
+		t.Errorf("audio marked with the speech band at 22,050 Hz: %+v", r)
+	}
+	if _, err := wm.NewEmbedderTo(22050, 7999); err == nil {
+		t.Error("a delivered rate of 7,999 Hz was accepted")
+	}
+}
+
+// markPower is the power of marked − orig between lo and hi Hz (Hann-windowed 2,048-point
+// spectra).
+func markPower(orig, marked []int16, rate int, lo, hi float64) float64 {
+	const n = 2048
+	x := make([]complex128, n)
+	var p float64
+	for s := 0; s+n <= len(orig); s += n / 2 {
+		for i := range n {
+			w := 0.5 - 0.5*math.Cos(2*math.Pi*float64(i)/n)
+			x[i] = complex(w*(float64(marked[s+i])-float64(orig[s+i])), 0)
+		}
+		fft(x, false)
+		for k := 1; k < n/2; k++ {
+			if f := float64(k) * float64(rate) / n; f >= lo && f < hi {
+				p += real(x[k])*real(x[k]) + imag(x[k])*imag(x[k])
+			}
+		}
+	}
+	return p
 }
