@@ -60,7 +60,7 @@ func reencode64k(t *testing.T, mp3 []byte) []byte {
 }
 
 // Speech made through the TTS route carries this server's watermark, also after an mp3 64 kbps
-// re-encode; the engine's own output of the same text and noise do not. Nothing is charged.
+// re-encode, in the leanest mp3 and at 8 kHz; the engine's own output of the same text and noise do not. Nothing is charged.
 func TestSpeechClassifier(t *testing.T) {
 	t.Setenv("TIMBRE_MAX_UPLOAD_MB", "1")
 	e := newEnv(t, store.SQLite)
@@ -98,6 +98,14 @@ func TestSpeechClassifier(t *testing.T) {
 	}
 	if after := e.workspace().CharacterCount; after != before {
 		t.Fatalf("the classifier charged: %d characters before, %d after", before, after)
+	}
+	// The leanest mp3 keeps the high band's mark; 8 kHz audio carries the speech band's.
+	for _, format := range []string{"mp3_22050_32", "wav_8000"} {
+		r := e.do("POST", "/v1/text-to-speech/"+rachel+"?output_format="+format, e.key, map[string]any{"text": text})
+		expect(t, r, 200)
+		if got := e.classify(r.body); !*got.Detected {
+			t.Fatalf("%s: %+v", format, got)
+		}
 	}
 
 	// Bad input: 422 naming file, 413 over the upload limit, 415 without a form.
