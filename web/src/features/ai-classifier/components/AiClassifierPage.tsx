@@ -111,7 +111,8 @@ export function AiClassifierPage() {
         <h2 className="font-medium text-gray-900 dark:text-gray-100">What this check means</h2>
         <p className="mt-1">
           It finds this server&rsquo;s own watermark, which survives mp3 compression, resampling, volume changes and cutting
-          to a few seconds. It is not a general AI-speech detector: speech made by other services, by other Timbre
+          to a few seconds, but not a later conversion to 8 kHz telephone audio (speech Timbre delivers at 8 kHz
+          carries a mark of its own). It is not a general AI-speech detector: speech made by other services, by other Timbre
           servers, or edited heavily will show &ldquo;No Timbre watermark found&rdquo; even if a machine made it. The
           check is free and the file is not kept.
         </p>
