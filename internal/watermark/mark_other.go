@@ -2,4 +2,4 @@
 
 package watermark
 
-func markRun(s []int16, c []float32, gain float32) int32 { return markRunGo(s, c, gain) }
+func markRun(s []int16, c []float32, g gainRamp) int32 { return markRunGo(s, c, g) }

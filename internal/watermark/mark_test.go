@@ -7,7 +7,8 @@ import (
 )
 
 // TestMarkRunMatchesGo: markRun (AVX2 where there is AVX2) gives markRunGo's samples and peak,
-// for every run length up to two blocks, with loud samples that clip and the extremes.
+// for every run length up to two blocks, with rising and falling ramps, loud samples that clip
+// and the extremes.
 func TestMarkRunMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 2*blockLen + 1 {
@@ -27,15 +28,16 @@ func TestMarkRunMatchesGo(t *testing.T) {
 			for i := range c {
 				c[i] = float32(r.NormFloat64())
 			}
-			gain := float32(r.Float64() * 200)
+			from, to := float32(r.Float64()*200), float32(r.Float64()*200)
 			if trial%4 == 0 {
-				gain = speechBand.strength * float32(r.IntN(32769))
+				from, to = wideStrength*float32(r.IntN(32769)), wideStrength*float32(r.IntN(32769))
 			}
+			g := gainRamp{from: from, step: (to - from) / blockLen, k: float32(1 + r.IntN(blockLen))}
 			want := slices.Clone(s)
-			wantPeak := markRunGo(want, c, gain)
+			wantPeak := markRunGo(want, c, g)
 			got := slices.Clone(s)
-			if peak := markRun(got, c, gain); peak != wantPeak || !slices.Equal(got, want) {
-				t.Fatalf("n=%d gain=%g: peak %d, samples %v; want %d, %v", n, gain, peak, got, wantPeak, want)
+			if peak := markRun(got, c, g); peak != wantPeak || !slices.Equal(got, want) {
+				t.Fatalf("n=%d ramp=%+v: peak %d, samples %v; want %d, %v", n, g, peak, got, wantPeak, want)
 			}
 		}
 	}

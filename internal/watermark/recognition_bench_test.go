@@ -23,7 +23,8 @@ import (
 // voice, 0.08 of the mean). The unmarked audio is transcribed once.
 //
 // Measured (2026-11-25, 8 keys, raw 26.12 %): the wide band's mark, which flite's 16 kHz audio
-// carries, costs 0.33 points (−0.64 to +0.72 by key). The speech band's mark cost 1.26 (0.64–1.92
+// carries, costs 0.23 points (−0.16 to +0.72 by key; 0.33 before its amplitude
+// ramped across each block, see Embedder). The speech band's mark cost 1.26 (0.64–1.92
 // by key), and nearly as much scaled by 0.8 (1.27) or 0.6 (1.09): the recogniser heard it
 // wherever it could still be found. ±1 LSB of random noise on the same audio costs 0.17
 // (6 draws), the floor of any inaudible change.

@@ -7,7 +7,7 @@
 // wide band's carrier, in 7.0–7.45 kHz: above the last mel filter of a 16 kHz speech recogniser
 // (pocketsphinx's ends at 6,855 Hz), so that recognition does not hear the mark at all. Round-
 // tripped through pocketsphinx (BenchmarkRecognitionCost, 40 Harvard sentences × four flite
-// voices, eight keys) it costs 0.33 points of word error rate (−0.64 to +0.72 by key) where the
+// voices, eight keys) it costs 0.23 points of word error rate (−0.16 to +0.72 by key) where the
 // speech band's mark cost 1.26; ±1 LSB of random noise, the floor of any inaudible change, costs
 // 0.17. Audio delivered below 16 kHz, which cannot hold 7 kHz, carries the speech band's carrier,
 // described below, at the level marking at its own rate gives. The detector looks for both, so
