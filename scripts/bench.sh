@@ -199,7 +199,8 @@ END {
   if (ns) {
     print ""
     print "4. Intelligibility — 40 Harvard sentences per flite voice, transcribed by pocketsphinx (16 kHz): Timbre at its"
-    print "   defaults (mp3_44100_128, default model and voice settings) vs. the flite command with the same voice"
+    print "   defaults (mp3_44100_128, default model and voice settings; mean of four servers, each with its own watermark"
+    print "   key) vs. the flite command with the same voice"
     print "   (floor: the flite command’s audio with ±1 LSB of noise, mean of two draws — what an inaudible change costs)"
     printf "  %-22s %10s %10s %9s %9s\n", "voice", "Timbre WER", "raw WER", "cost", "floor"
     for (i = 1; i <= ns; i++) print snd[i]
