@@ -5,9 +5,9 @@
 //
 // Audio delivered at 16 kHz or more (every format but the 8 kHz telephone ones) carries the
 // wide band's carrier, in 7.0–7.45 kHz: above the last mel filter of a 16 kHz speech recogniser
-// (pocketsphinx's ends at 6,855 Hz), so that recognition does not hear the mark at all. Round-
-// tripped through pocketsphinx (BenchmarkRecognitionCost, 40 Harvard sentences × four flite
-// voices, eight keys) it costs 0.23 points of word error rate (−0.16 to +0.72 by key) where the
+// (pocketsphinx's en-us model ends at 6,800 Hz, its -upperf), so that recognition does not hear
+// the mark at all. Round-tripped through pocketsphinx (BenchmarkRecognitionCost, 40 Harvard
+// sentences × four flite voices, eight keys) it costs 0.23 points of word error rate (−0.16 to +0.72 by key) where the
 // speech band's mark cost 1.26; ±1 LSB of random noise, the floor of any inaudible change, costs
 // 0.17. Audio delivered below 16 kHz, which cannot hold 7 kHz, carries the speech band's carrier,
 // described below, at the level marking at its own rate gives. The detector looks for both, so
@@ -108,12 +108,12 @@ type band struct {
 // audio delivered below 16 kHz, and audio made before wideBand existed is still found by it.
 var speechBand = band{
 	label: "timbre watermark carrier v1", refRate: 12800, periodLen: 16384,
-	lo: 2800, hi: 6100, edge: 150, tiltExp: -1.5, weightExp: 1.5, frameLen: 512,
-	strength: 0.0031, minRate: minRate, narrowRate: 9000,
+	lo: 2800, hi: 6100, edge: 150, tiltExp: -1.5, weightExp: weightExp, frameLen: 512,
+	strength: speechStrength, minRate: minRate, narrowRate: 9000,
 }
 
 // wideBand is the carrier for audio delivered at 16 kHz and above: 7.0–7.45 kHz, above the last
-// mel filter of a 16 kHz speech recogniser (pocketsphinx's upper edge is 6,855 Hz), so that the
+// mel filter of a 16 kHz speech recogniser (6,800 Hz for pocketsphinx's en-us model), so that the
 // recogniser does not hear it at all, and below 16 kHz audio's Nyquist frequency with room for a
 // resampler's roll-off (this package's keeps 95 % of it: 7.6 kHz).
 var wideBand = band{
@@ -233,7 +233,7 @@ func (c *carrier) at(rate, outRate int) []float32 {
 // is strong and the whitened mark weak: there the carrier is narrowGain louder, the level of the
 // first, falling carrier, which scored 13.3 on TestDetectsAtEveryRate's 8 kHz clip where the
 // rising one at the common level scored 8.7.
-const narrowGain = 0.0047 / 0.0031
+const narrowGain = 0.0047 / speechStrength
 
 // resamplePeriod converts one period of a carrier at refRate to rate. Three periods go through
 // the resampler and the middle one is kept, so the result is exactly periodic. Resampling in

@@ -172,7 +172,7 @@ func g711(s []int16, enc func(int16) byte, dec func(byte) int16) []int16 {
 }
 
 // Audio delivered at 16 kHz or above carries the wide band's mark, above a 16 kHz speech
-// recogniser's last filter (6,855 Hz for pocketsphinx): below 6.5 kHz what marking adds is far
+// recogniser's last filter (6,800 Hz for pocketsphinx's en-us model): below 6.5 kHz what marking adds is far
 // weaker than in the band. Audio delivered narrower carries the speech band's mark, which
 // survives resampling to 8 kHz. Audio marked before the wide band existed (the speech band at any
 // rate) is still found.
