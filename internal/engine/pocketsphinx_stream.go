@@ -33,7 +33,7 @@ var _ StreamingRecognizer = (*Pocketsphinx)(nil)
 
 // OpenStream implements StreamingRecognizer: the session takes a decoder from the pool for its
 // whole life. The decoder searches the audio as it arrives (live cepstral mean normalisation,
-// its mean carried from one utterance to the next), so a partial hypothesis is there at any
+// its mean starting at the model's and carried from one utterance of the session to the next), so a partial hypothesis is there at any
 // time; a commit ends the utterance and takes the best path of its word lattice, with times
 // and posteriors, as batch decoding does. Unlike batch decoding (Transcribe) the live search
 // never sees the whole utterance at once, so the two can differ in a word or two.
@@ -50,6 +50,15 @@ func (p *Pocketsphinx) OpenStream(ctx context.Context, opts StreamOptions) (Reco
 	}
 	restore, err := p.setKeyterms(ps, opts.Keyterms)
 	if err != nil {
+		p.release(ps)
+		return nil, err
+	}
+	// The session starts as on a decoder just loaded; within it, the noise estimate and the
+	// live mean carry from one utterance to the next.
+	if err := p.refresh(ps); err != nil {
+		if restore != nil {
+			restore()
+		}
 		p.release(ps)
 		return nil, err
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -459,5 +462,68 @@ func TestKeytermARPA(t *testing.T) {
 		"-0.6021 smooth 0\n-0.6021 planks 0\n-0.6021 o'brien 0\n\n\\2-grams:\n-0.3010 smooth planks\n\n\\end\\\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPocketsphinxForgetsEarlierAudio: a decoder hears the same audio the same way whatever it
+// decoded before (here a noisy recording, which raises the front end's noise estimate, and a
+// streaming session, which switches it to live CMN), in batch transcription and in a streaming
+// session (see refresh). Before, that state carried over, and a transcript could change with
+// the decoder the pool handed out ("day to go", then "day go").
+func TestPocketsphinxForgetsEarlierAudio(t *testing.T) {
+	if why := enginetest.PocketsphinxBatchAvailable(); why != "" {
+		t.Skip(why)
+	}
+	p, err := NewPocketsphinx(PocketsphinxConfig{Workers: 1}) // one decoder: every call uses it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	clips := harvardSpeech(t, "slt", 0, 2)
+	speech := clips[0]
+	noisy := PCM{SampleRate: clips[1].SampleRate, Samples: slices.Clone(clips[1].Samples)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noisy.Samples {
+		noisy.Samples[i] = int16(max(-32768, min(32767, float64(noisy.Samples[i])+rng.NormFloat64()*1500)))
+	}
+	ctx := context.Background()
+	transcribe := func(pcm PCM) []TranscriptWord {
+		tr, err := p.Transcribe(ctx, pcm, TranscribeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.Words
+	}
+	stream := func(pcm PCM) []TranscriptWord {
+		st, err := p.OpenStream(ctx, StreamOptions{SampleRate: pcm.SampleRate})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		for at := 0; at < len(pcm.Samples); at += pcm.SampleRate / 10 {
+			if err := st.Feed(pcm.Samples[at:min(at+pcm.SampleRate/10, len(pcm.Samples))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		words, err := st.Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return words
+	}
+	fresh, freshLive := transcribe(speech), stream(speech)
+	transcribe(noisy)
+	if again := transcribe(speech); !slices.Equal(again, fresh) {
+		t.Errorf("batch, after other audio:\n%+v\nfresh:\n%+v", again, fresh)
+	}
+	stream(noisy)
+	transcribe(noisy)
+	// The live search keeps a little state of its own that refresh cannot reach (measured: the
+	// first word's log confidence moved by 1e-4), so the words and times must be equal and the
+	// confidences close.
+	if again := stream(speech); !slices.EqualFunc(again, freshLive, func(a, b TranscriptWord) bool {
+		return a.Text == b.Text && a.Start == b.Start && a.End == b.End && math.Abs(a.Logprob-b.Logprob) < 1e-3
+	}) {
+		t.Errorf("stream, after other audio:\n%+v\nfresh:\n%+v", again, freshLive)
 	}
 }
