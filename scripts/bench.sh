@@ -109,7 +109,7 @@ function note(ok) { return ok ? "pass" : "miss" } # extra cases: shown, not coun
   } else if (p[1] == "BenchmarkStreamThroughput" && n == 3) {
     s = metric("server-chars/s"); r = metric("raw-chars/s"); pct = 100 * s / r; c = p[3]; sub(/^c/, "", c)
     sc = metric("server-cpu-ms/kchar"); rc = metric("raw-cpu-ms/kchar")
-    mem[nh + 1] = sprintf("  %-14s %7s %10.1f MB %10.1f MB", p[2], c, metric("idle-rss-MB"), metric("peak-rss-MB"))
+    mem[nh + 1] = sprintf("  %-14s %7s %10.1f MB %10.1f MB %10.1f MB", p[2], c, metric("idle-rss-MB"), metric("idle-pss-MB"), metric("peak-rss-MB"))
     thr[++nh] = sprintf("  %-14s %7s %10.0f %10.0f %9.1f %%   >= 90 %%    %-6s %9.1f %9.1f %8.1f %% %9.1f %9.1f", p[2], c, s, r, pct, verdict(pct >= 90), sc, rc, sc > 0 ? 100 * rc / sc : 0, metric("server-self-cpu-ms/kchar"), metric("raw-self-cpu-ms/kchar"))
   } else if (p[1] == "BenchmarkHistoryList" && n == 3) {
     p99 = metric("p99-ms")
@@ -182,7 +182,8 @@ END {
     print ""
     print "   Memory: resident set (VmRSS from /proc) of the test process — server and benchmark client — plus its engine"
     print "   worker processes; idle = started, nothing synthesized yet; peak = highest 50 ms sample while the server streams."
-    printf "  %-14s %7s %13s %13s\n", "voice", "streams", "idle", "peak"
+    print "   idle PSS counts each shared page once (the workers run the same executable, whose pages RSS counts per process)."
+    printf "  %-14s %7s %13s %13s %13s\n", "voice", "streams", "idle", "idle PSS", "peak"
     for (i = 1; i <= nh; i++) print mem[i]
   }
   if (nl) {

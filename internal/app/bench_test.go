@@ -298,7 +298,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 	// server no longer uses and reads higher than the streaming peaks.
 	runtime.GC()
 	debug.FreeOSMemory()
-	idle := benchRSS()
+	idle, idlePSS := benchRSS(), benchPSS()
 	for _, v := range benchVoices {
 		j := e.prepare(v.id, format, benchText)
 		eng := e.app.Engines[j.Voice.Engine]
@@ -400,6 +400,7 @@ func BenchmarkStreamThroughput(b *testing.B) {
 				b.ReportMetric(benchMillis(serverSelf)/total*1000, "server-self-cpu-ms/kchar")
 				b.ReportMetric(benchMillis(rawSelf)/total*1000, "raw-self-cpu-ms/kchar")
 				b.ReportMetric(float64(idle)/(1<<20), "idle-rss-MB")
+				b.ReportMetric(float64(idlePSS)/(1<<20), "idle-pss-MB")
 				b.ReportMetric(float64(peak.Load())/(1<<20), "peak-rss-MB")
 			})
 		}
@@ -469,6 +470,27 @@ func benchRSS() int64 {
 		if f := strings.Fields(string(data)); len(f) > 1 {
 			pages, _ := strconv.ParseInt(f[1], 10, 64)
 			total += pages * int64(os.Getpagesize())
+		}
+	}
+	return total
+}
+
+// benchPSS is the proportional set size (Pss) of this process and its child processes: resident
+// memory with each shared page divided among the processes that map it. The engine workers run
+// this executable, so the pages of the binary they share with the server count once, not once
+// per process as in benchRSS. Reading it walks every mapping: it is taken once, at idle.
+func benchPSS() int64 {
+	var total int64
+	for _, pid := range append([]string{"self"}, benchChildren()...) {
+		data, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "Pss:" {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				total += kb << 10
+			}
 		}
 	}
 	return total

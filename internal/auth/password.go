@@ -26,7 +26,11 @@ func HashPassword(password string) string {
 	if _, err := rand.Read(salt); err != nil {
 		panic(err)
 	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	return encodeHash(salt, argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen))
+}
+
+// encodeHash is the stored form of an argon2id key and its salt, with today's parameters.
+func encodeHash(salt, key []byte) string {
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
 		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
 }

@@ -1,0 +1,4 @@
+package auth
+
+// DummyHash is dummyHash, for the tests.
+var DummyHash = dummyHash
