@@ -458,21 +458,28 @@ func benchChildren() []string {
 	return pids
 }
 
-// benchRSS is the resident memory (VmRSS) of this process — the server, and the benchmark's HTTP
-// client beside it — plus that of its child processes (the engine workers), from /proc.
-func benchRSS() int64 {
+// benchProcesses sums bytes(the /proc file name of process pid) over this process and its
+// child processes; a file that cannot be read (the child ended) counts nothing.
+func benchProcesses(name string, bytes func(data string) int64) int64 {
 	var total int64
 	for _, pid := range append([]string{"self"}, benchChildren()...) {
-		data, err := os.ReadFile("/proc/" + pid + "/statm")
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(data)); len(f) > 1 {
-			pages, _ := strconv.ParseInt(f[1], 10, 64)
-			total += pages * int64(os.Getpagesize())
+		if data, err := os.ReadFile("/proc/" + pid + "/" + name); err == nil {
+			total += bytes(string(data))
 		}
 	}
 	return total
+}
+
+// benchRSS is the resident memory (VmRSS) of this process — the server, and the benchmark's HTTP
+// client beside it — plus that of its child processes (the engine workers), from /proc.
+func benchRSS() int64 {
+	return benchProcesses("statm", func(data string) int64 {
+		if f := strings.Fields(data); len(f) > 1 {
+			pages, _ := strconv.ParseInt(f[1], 10, 64)
+			return pages * int64(os.Getpagesize())
+		}
+		return 0
+	})
 }
 
 // benchPSS is the proportional set size (Pss) of this process and its child processes: resident
@@ -480,20 +487,15 @@ func benchRSS() int64 {
 // this executable, so the pages of the binary they share with the server count once, not once
 // per process as in benchRSS. Reading it walks every mapping: it is taken once, at idle.
 func benchPSS() int64 {
-	var total int64
-	for _, pid := range append([]string{"self"}, benchChildren()...) {
-		data, err := os.ReadFile("/proc/" + pid + "/smaps_rollup")
-		if err != nil {
-			continue
-		}
-		for _, line := range strings.Split(string(data), "\n") {
+	return benchProcesses("smaps_rollup", func(data string) int64 {
+		for _, line := range strings.Split(data, "\n") {
 			if f := strings.Fields(line); len(f) >= 2 && f[0] == "Pss:" {
 				kb, _ := strconv.ParseInt(f[1], 10, 64)
-				total += kb << 10
+				return kb << 10
 			}
 		}
-	}
-	return total
+		return 0
+	})
 }
 
 // BenchmarkHistoryList measures GET /v1/history?page_size=100 through the whole HTTP stack (key
