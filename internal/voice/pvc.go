@@ -983,13 +983,13 @@ func (s *Service) train(ctx context.Context, a TrainArgs) error {
 }
 
 // CaptchaSentences are Harvard sentences (IEEE 1969, lists 1–2): short, phonetically balanced.
-// Three of the lists' sentences are left out: the embedded recogniser gets half their words
-// wrong even from clear speech (unusual word pairs: "birch canoe", "hogs… chopped corn").
+// Four of the lists' sentences are left out: the embedded recogniser gets half their words
+// wrong even from clear speech (unusual word pairs: "birch canoe", "hogs… chopped corn"; "Rice
+// is often served in round bowls": 57 % by flite's rms and slt).
 var CaptchaSentences = []string{
 	"Glue the sheet to the dark blue background.",
 	"It's easy to tell the depth of a well.",
 	"These days a chicken leg is a rare dish.",
-	"Rice is often served in round bowls.",
 	"The juice of lemons makes fine punch.",
 	"The box was thrown beside the parked truck.",
 	"A large size in stockings is hard to sell.",

@@ -40,12 +40,14 @@ const (
 
 // captchaSentences are Harvard sentences (IEEE 1969 phonetically balanced, public domain):
 // plain English words a recogniser knows. Those the embedded recogniser mishears badly even
-// when read clearly were left out (TestCaptchaSentencesRecognised measures each).
+// when read clearly were left out (TestCaptchaSentencesRecognised measures each): "Rice is
+// often served in round bowls." went once every utterance was decoded as on a fresh decoder
+// (57 % of its words wrong by flite's rms and slt; it had passed on decoders warmed by the
+// sentences before it).
 var captchaSentences = []string{
 	"Glue the sheet to the dark blue background.",
 	"It's easy to tell the depth of a well.",
 	"These days a chicken leg is a rare dish.",
-	"Rice is often served in round bowls.",
 	"The juice of lemons makes fine punch.",
 	"The box was thrown beside the parked truck.",
 	"A large size in stockings is hard to sell.",
