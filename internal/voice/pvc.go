@@ -982,10 +982,13 @@ func (s *Service) train(ctx context.Context, a TrainArgs) error {
 	})
 }
 
-// CaptchaSentences are Harvard sentences (IEEE 1969, lists 1–2): short, phonetically balanced.
-// Four of the lists' sentences are left out: the embedded recogniser gets half their words
-// wrong even from clear speech (unusual word pairs: "birch canoe", "hogs… chopped corn"; "Rice
-// is often served in round bowls": 57 % by flite's rms and slt).
+// CaptchaSentences are what a voice captcha (one sentence) and a PVC verification (two) ask to
+// read: Harvard sentences (IEEE 1969, lists 1–2, public domain), short and phonetically
+// balanced, in plain words a recogniser knows. Four of the lists' sentences are left out: the
+// embedded recogniser gets half their words wrong even from clear speech (unusual word pairs:
+// "birch canoe", "hogs… chopped corn"; "Rice is often served in round bowls": 57 % by flite's
+// rms and slt once every utterance was decoded as on a fresh decoder).
+// TestCaptchaSentencesRecognised measures each.
 var CaptchaSentences = []string{
 	"Glue the sheet to the dark blue background.",
 	"It's easy to tell the depth of a well.",

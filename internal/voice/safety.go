@@ -38,27 +38,6 @@ const (
 	MaxCaptchaSeconds = 60
 )
 
-// captchaSentences are Harvard sentences (IEEE 1969 phonetically balanced, public domain):
-// plain English words a recogniser knows. Those the embedded recogniser mishears badly even
-// when read clearly were left out (TestCaptchaSentencesRecognised measures each): "Rice is
-// often served in round bowls." went once every utterance was decoded as on a fresh decoder
-// (57 % of its words wrong by flite's rms and slt; it had passed on decoders warmed by the
-// sentences before it).
-var captchaSentences = []string{
-	"Glue the sheet to the dark blue background.",
-	"It's easy to tell the depth of a well.",
-	"These days a chicken leg is a rare dish.",
-	"The juice of lemons makes fine punch.",
-	"The box was thrown beside the parked truck.",
-	"A large size in stockings is hard to sell.",
-	"The boy was there when the sun rose.",
-	"A rod is used to catch pink salmon.",
-	"The source of the huge river is the clear spring.",
-	"Kick the ball straight and follow through.",
-	"Help the woman get back to her feet.",
-	"A pot of tea helps to pass the evening.",
-}
-
 // ErrVoiceBanned refuses the use of a voice under BAN.
 func ErrVoiceBanned(id string) error {
 	return errs.Errorf(errs.Forbidden, "voice_banned",
@@ -170,11 +149,11 @@ func (s *Service) IssueCaptcha(ctx context.Context, c *access.Caller, voiceID st
 	if err := s.needsCaptcha(v); err != nil {
 		return nil, err
 	}
-	n, err := rand.Int(rand.Reader, big.NewInt(int64(len(captchaSentences))))
+	n, err := rand.Int(rand.Reader, big.NewInt(int64(len(CaptchaSentences))))
 	if err != nil {
 		return nil, err
 	}
-	text := captchaSentences[n.Int64()]
+	text := CaptchaSentences[n.Int64()]
 	// issued_at tells one sentence from the next; nanoseconds keep two fetches in a second apart.
 	if err := s.DB.IssueVoiceCaptcha(ctx, c.WorkspaceID, v.ID, text, s.now().UnixNano()); err != nil {
 		return nil, err

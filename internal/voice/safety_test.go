@@ -48,8 +48,8 @@ func TestCaptchaSentencesRecognised(t *testing.T) {
 		}
 		return tr.Text
 	}
-	hyps := make([]string, len(captchaSentences))
-	for i, s := range captchaSentences {
+	hyps := make([]string, len(CaptchaSentences))
+	for i, s := range CaptchaSentences {
 		hyps[i] = heard(s)
 		wer := WordErrorRate(s, hyps[i])
 		t.Logf("%5.1f%%  %q → %q", wer, s, hyps[i])
@@ -57,10 +57,10 @@ func TestCaptchaSentencesRecognised(t *testing.T) {
 			t.Errorf("sentence %d read clearly fails: WER %.1f%% > %.0f%%", i, wer, CaptchaMaxWER)
 		}
 	}
-	for i, s := range captchaSentences {
-		j := (i + 1) % len(captchaSentences)
+	for i, s := range CaptchaSentences {
+		j := (i + 1) % len(CaptchaSentences)
 		if w := WordErrorRate(s, hyps[j]); w <= CaptchaMaxWER {
-			t.Errorf("sentence %d passes with a reading of %q: WER %.1f%%", i, captchaSentences[j], w)
+			t.Errorf("sentence %d passes with a reading of %q: WER %.1f%%", i, CaptchaSentences[j], w)
 		}
 	}
 }
