@@ -381,6 +381,18 @@ func (p *Pocketsphinx) refresh(ps *C.ps_decoder_t) error {
 	return nil
 }
 
+// decode decodes one whole utterance of samples (not empty) with ps, as on a decoder just
+// loaded (refresh), for its search to read.
+func (p *Pocketsphinx) decode(ps *C.ps_decoder_t, data []int16) error {
+	if err := p.refresh(ps); err != nil {
+		return err
+	}
+	if C.timbre_ps_decode(ps, (*C.int16)(unsafe.Pointer(&data[0])), C.size_t(len(data))) < 0 {
+		return errors.New("pocketsphinx: decoding failed")
+	}
+	return nil
+}
+
 // release gives a decoder back to the pool, or frees it when it is broken (addWords): its slot
 // is then free for a fresh decoder, loaded on next use.
 func (p *Pocketsphinx) release(ps *C.ps_decoder_t) {
@@ -555,10 +567,7 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, pcm PCM, opts TranscribeO
 					errs[i] = err
 					return
 				}
-				if errs[i] = p.refresh(ps); errs[i] != nil {
-					return
-				}
-				results[i], errs[i] = decodePiece(ps, pcm, pieces[i])
+				results[i], errs[i] = p.decodePiece(ps, pcm, pieces[i])
 				if errs[i] != nil {
 					return
 				}
@@ -605,13 +614,13 @@ func (p *Pocketsphinx) setKeyterms(ps *C.ps_decoder_t, keyterms []string) (resto
 
 // decodePiece decodes the piece pc of pcm with ps and returns its words with times from the
 // start of pcm.
-func decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error) {
+func (p *Pocketsphinx) decodePiece(ps *C.ps_decoder_t, pcm PCM, pc piece) ([]TranscriptWord, error) {
 	data := pc.samples(pcm.Samples)
 	if len(data) == 0 {
 		return nil, nil
 	}
-	if C.timbre_ps_decode(ps, (*C.int16)(unsafe.Pointer(&data[0])), C.size_t(len(data))) < 0 {
-		return nil, errors.New("pocketsphinx: decoding failed")
+	if err := p.decode(ps, data); err != nil {
+		return nil, err
 	}
 	rate := float64(pcm.SampleRate)
 	// at is the time in the audio of the decoder's frame f.
@@ -836,10 +845,7 @@ func (p *Pocketsphinx) Align(ctx context.Context, pcm PCM, words []string) ([]Al
 			n = min(n, int(2*share)+alignSlack)
 		}
 		left -= pc.End - pc.Start
-		if err := p.refresh(ps); err != nil {
-			return nil, err
-		}
-		placed, err := alignPiece(ps, pcm, pc, grammar[k:k+n], true)
+		placed, err := p.alignPiece(ps, pcm, pc, grammar[k:k+n], true)
 		if err != nil {
 			return nil, err
 		}
@@ -870,7 +876,7 @@ type placedWord struct {
 }
 
 // alignPiece aligns the piece pc of pcm to words (a prefix of them when open).
-func alignPiece(ps *C.ps_decoder_t, pcm PCM, pc piece, words []string, open bool) ([]placedWord, error) {
+func (p *Pocketsphinx) alignPiece(ps *C.ps_decoder_t, pcm PCM, pc piece, words []string, open bool) ([]placedWord, error) {
 	data := pc.samples(pcm.Samples)
 	if len(data) == 0 || len(words) == 0 {
 		return nil, nil
@@ -893,8 +899,8 @@ func alignPiece(ps *C.ps_decoder_t, pcm PCM, pc piece, words []string, open bool
 	if rv != 0 {
 		return nil, errors.New("pocketsphinx: cannot build the alignment grammar")
 	}
-	if C.timbre_ps_decode(ps, (*C.int16)(unsafe.Pointer(&data[0])), C.size_t(len(data))) < 0 {
-		return nil, errors.New("pocketsphinx: alignment decoding failed")
+	if err := p.decode(ps, data); err != nil {
+		return nil, err
 	}
 	rate := float64(pcm.SampleRate)
 	frameRate := float64(C.timbre_ps_frate(ps))

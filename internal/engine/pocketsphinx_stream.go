@@ -33,8 +33,8 @@ var _ StreamingRecognizer = (*Pocketsphinx)(nil)
 
 // OpenStream implements StreamingRecognizer: the session takes a decoder from the pool for its
 // whole life. The decoder searches the audio as it arrives (live cepstral mean normalisation,
-// its mean starting at the model's and carried from one utterance of the session to the next), so a partial hypothesis is there at any
-// time; a commit ends the utterance and takes the best path of its word lattice, with times
+// its mean starting at the model's and carried from one utterance of the session to the next),
+// so a partial hypothesis is there at any time; a commit ends the utterance and takes the best path of its word lattice, with times
 // and posteriors, as batch decoding does. Unlike batch decoding (Transcribe) the live search
 // never sees the whole utterance at once, so the two can differ in a word or two.
 func (p *Pocketsphinx) OpenStream(ctx context.Context, opts StreamOptions) (RecognitionStream, error) {
