@@ -108,7 +108,7 @@ const NAV: Array<{ heading?: string; items: NavItem[] }> = [
   {
     heading: 'Account',
     items: [
-      { to: '/app/usage', label: 'Usage', icon: <ChartIcon size={16} />, match: ['/app/usage', '/app/developers/usage'] },
+      { to: '/app/usage', label: 'Usage', icon: <ChartIcon size={16} />, match: ['/app/usage', '/app/usage/workspace', '/app/developers/usage'] },
       { to: '/app/settings', label: 'Settings', icon: <UserIcon size={16} />, exact: true },
       { to: '/app/settings/security', label: 'Security', icon: <ShieldIcon size={16} /> },
     ],

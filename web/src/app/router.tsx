@@ -109,6 +109,7 @@ export const routes: RouteObject[] = [
                   { path: '/app/developers/api-keys', element: <ApiKeysRoute /> },
                   { path: '/app/developers', element: <Navigate to="/app/developers/api-keys" replace /> },
                   { path: '/app/usage', element: <UsageRoute /> },
+                  { path: '/app/usage/workspace', element: <UsageRoute workspace /> },
                   { path: '/app/developers/usage', element: <UsageRoute /> },
                   // Workspace administration (members, groups, keys, webhooks, security, audit log).
                   { path: '/app/workspace', element: <Navigate to="/app/workspace/members" replace /> },

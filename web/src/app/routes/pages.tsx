@@ -56,9 +56,9 @@ export function ApiKeysRoute() {
   useDocumentTitle('API keys');
   return <ApiKeysPage />;
 }
-export function UsageRoute() {
-  useDocumentTitle('Usage');
-  return <UsagePage />;
+export function UsageRoute({ workspace = false }: { workspace?: boolean }) {
+  useDocumentTitle(workspace ? 'Workspace usage' : 'Usage');
+  return <UsagePage workspace={workspace} />;
 }
 export function TermsRoute() {
   useDocumentTitle('Terms of Service');

@@ -3,6 +3,7 @@ import { Spinner } from '@/components/Spinner';
 import { httpErrorMessage } from '@/lib/api';
 import { formatDate, formatNumber } from '@/lib/format';
 import { creditsRemaining, tierName, useSubscription } from '../api';
+import { UsageChart } from './UsageChart';
 import { ProgressBar } from './UsageMeter';
 
 function Stat({ label, value }: { label: string; value: string }) {
@@ -14,7 +15,8 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-export function UsagePage() {
+/** The plan's allowance and usage over time; workspace opens the chart on the whole workspace (admins). */
+export function UsagePage({ workspace = false }: { workspace?: boolean }) {
   const { data, isPending, error } = useSubscription();
   return (
     <Page
@@ -64,6 +66,9 @@ export function UsagePage() {
           </dl>
         </section>
       )}
+      <div className="mt-6">
+        <UsageChart workspace={workspace} />
+      </div>
     </Page>
   );
 }
