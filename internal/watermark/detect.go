@@ -54,15 +54,15 @@ func (c *carrier) detect(samples []int16, rate int) float64 {
 	if white == nil {
 		return 0 // silence
 	}
-	score := c.score(white)
+	windows := [][]float64{white}
 	// A file spliced from several streams carries carriers at several offsets; windows find
 	// each one alone.
 	if win := windowPeriods * c.periodLen; len(white) > win+c.periodLen {
 		for start := 0; start+win <= len(white); start += c.periodLen {
-			score = max(score, c.score(white[start:start+win]))
+			windows = append(windows, white[start:start+win])
 		}
 	}
-	return score
+	return c.score(windows)
 }
 
 // probability maps a score to [0, 1): 0.5 at one below the threshold, above anything unmarked
@@ -123,25 +123,44 @@ func (b band) whiten(samples []int16) []float64 {
 	window := sqrtHann(frameLen)
 	n := len(samples)
 	frames := (n+frameLen)/hopLen + 1 // frames cover every sample, with half a frame of padding on each side
-	buf := make([]complex128, frameLen)
-	load := func(f int) {
+	// Frames go through the transforms two at a time (fftRealPair, ifftRealPair).
+	frameA, frameB := make([]float64, frameLen), make([]float64, frameLen)
+	z, specA, specB := make([]complex128, frameLen), make([]complex128, frameLen), make([]complex128, frameLen)
+	load := func(f int, frame []float64) {
 		start := f*hopLen - hopLen
-		for i := range buf {
+		for i := range frame {
 			v := 0.0
 			if j := start + i; j >= 0 && j < n {
 				v = float64(samples[j]) * window[i]
 			}
-			buf[i] = complex(v, 0)
+			frame[i] = v
 		}
-		fft(buf, false)
+	}
+	// loadPair transforms frames f and f+1 (when f+1 is a frame) into specA and specB, and
+	// reports whether there was a second.
+	loadPair := func(f int) bool {
+		load(f, frameA)
+		if f+1 >= frames {
+			fftRealPair(frameA, nil, z, specA, specB)
+			return false
+		}
+		load(f+1, frameB)
+		fftRealPair(frameA, frameB, z, specA, specB)
+		return true
+	}
+	bandPower := func(spec []complex128) (p float64) {
+		for k := bandLoBin; k <= bandHiBin; k++ {
+			p += real(spec[k])*real(spec[k]) + imag(spec[k])*imag(spec[k])
+		}
+		return p
 	}
 	// First pass: the average in-band power per bin, the reference for the floor.
 	var total float64
-	for f := range frames {
-		load(f)
-		for k := bandLoBin; k <= bandHiBin; k++ {
-			total += real(buf[k])*real(buf[k]) + imag(buf[k])*imag(buf[k])
+	for f := 0; f < frames; f += 2 {
+		if loadPair(f) {
+			total += bandPower(specB)
 		}
+		total += bandPower(specA)
 	}
 	avg := total / float64(frames*(bandHiBin-bandLoBin+1))
 	if avg == 0 {
@@ -152,12 +171,12 @@ func (b band) whiten(samples []int16) []float64 {
 	out := make([]float64, n)
 	power := make([]float64, frameLen/2+1)
 	gains := make([]float64, 0, bandHiBin-bandLoBin+1)
-	for f := range frames {
-		load(f)
+	// shape divides spec's in-band bins by their local level and weights the frame; every other
+	// bin becomes zero.
+	shape := func(spec []complex128) {
 		for k := range power {
-			power[k] = real(buf[k])*real(buf[k]) + imag(buf[k])*imag(buf[k])
+			power[k] = real(spec[k])*real(spec[k]) + imag(spec[k])*imag(spec[k])
 		}
-		spec := buf
 		lo, hi := bandLoBin-smoothBins, bandHiBin+smoothBins
 		var sum float64
 		for k := max(lo-smoothBins, 0); k < lo+smoothBins; k++ {
@@ -195,48 +214,112 @@ func (b band) whiten(samples []int16) []float64 {
 			}
 			spec[k] *= complex(g*fw, 0)
 		}
-		fft(spec, true)
+	}
+	// addFrame overlap-adds frame f, the real (or imaginary) part of z.
+	addFrame := func(f int, imaginary bool) {
 		start := f*hopLen - hopLen
-		for i, v := range spec {
-			if j := start + i; j >= 0 && j < n {
-				out[j] += real(v) / float64(frameLen) * window[i]
+		for i, v := range z {
+			x := real(v)
+			if imaginary {
+				x = imag(v)
 			}
+			if j := start + i; j >= 0 && j < n {
+				out[j] += x / float64(frameLen) * window[i]
+			}
+		}
+	}
+	for f := 0; f < frames; f += 2 {
+		second := loadPair(f)
+		shape(specA)
+		var shapedB []complex128
+		if second {
+			shape(specB)
+			shapedB = specB
+		}
+		ifftRealPair(specA, shapedB, z)
+		addFrame(f, false)
+		if second {
+			addFrame(f+1, true)
 		}
 	}
 	return out
 }
 
-// score folds x modulo one period and correlates it with the carrier at every lag (half-sample
-// steps); it returns the peak in standard deviations of all lags.
-func (c *carrier) score(x []float64) float64 {
-	periodLen := c.periodLen
-	folded := make([]complex128, periodLen)
-	for i, v := range x {
-		folded[i%periodLen] += complex(v, 0)
+// score folds each window modulo one period and correlates it with the carrier at every lag
+// (half-sample steps); it returns the highest peak, in standard deviations of its window's lags.
+// The windows go two at a time through each transform (fftRealPair, ifftRealPair): every
+// sequence here is real, so one complex transform does the work of two.
+func (c *carrier) score(windows [][]float64) float64 {
+	n := c.periodLen
+	foldA, foldB := make([]float64, n), make([]float64, n)
+	z, specA, specB := make([]complex128, n), make([]complex128, n), make([]complex128, n)
+	crossA, crossB, corr := make([]complex128, 2*n), make([]complex128, 2*n), make([]complex128, 2*n)
+	best := 0.0
+	for i := 0; i < len(windows); i += 2 {
+		fold(windows[i], foldA)
+		var second []float64
+		if i+1 < len(windows) {
+			fold(windows[i+1], foldB)
+			second = foldB
+		}
+		fftRealPair(foldA, second, z, specA, specB)
+		c.cross(specA, crossA)
+		var crossSecond []complex128
+		if second != nil {
+			c.cross(specB, crossB)
+			crossSecond = crossB
+		}
+		ifftRealPair(crossA, crossSecond, corr)
+		best = max(best, peakScore(corr, false))
+		if second != nil {
+			best = max(best, peakScore(corr, true))
+		}
 	}
-	fft(folded, false)
-	// The cross-spectrum zero-padded to twice the length: its inverse is the correlation at
-	// half-sample lags. The carrier has no energy near Nyquist, so the padding is exact.
-	cross := make([]complex128, 2*periodLen)
-	for k := 1; k < periodLen/2; k++ {
+	return best
+}
+
+// fold sums x modulo len(folded) into folded.
+func fold(x, folded []float64) {
+	clear(folded)
+	n := len(folded)
+	for i, v := range x {
+		folded[i%n] += v
+	}
+}
+
+// cross writes the weighted cross-spectrum of a folded window's spectrum with the carrier,
+// zero-padded to twice the length (cross has 2 × periodLen bins): its inverse is the
+// correlation at half-sample lags. The carrier has no energy near Nyquist, so the padding is
+// exact.
+func (c *carrier) cross(spec, cross []complex128) {
+	clear(cross)
+	n := c.periodLen
+	for k := 1; k < n/2; k++ {
 		s := c.spectrum[k]
 		if s == 0 {
 			continue
 		}
-		v := folded[k] * complex(real(s), -imag(s)) * complex(c.weight[k], 0)
+		v := spec[k] * complex(real(s), -imag(s)) * complex(c.weight[k], 0)
 		cross[k] = v
-		cross[2*periodLen-k] = complex(real(v), -imag(v))
+		cross[2*n-k] = complex(real(v), -imag(v))
 	}
-	fft(cross, true)
-	var sum, sq, peak float64
-	peak = math.Inf(-1)
-	for _, v := range cross {
+}
+
+// peakScore is the peak of corr's real (or, with imaginary, imaginary) parts in standard
+// deviations above their mean (0 for a flat correlation).
+func peakScore(corr []complex128, imaginary bool) float64 {
+	var sum, sq float64
+	peak := math.Inf(-1)
+	for _, v := range corr {
 		r := real(v)
+		if imaginary {
+			r = imag(v)
+		}
 		sum += r
 		sq += r * r
 		peak = max(peak, r)
 	}
-	n := float64(len(cross))
+	n := float64(len(corr))
 	mean := sum / n
 	std := math.Sqrt(max(sq/n-mean*mean, 0))
 	if std == 0 {

@@ -1,6 +1,7 @@
 package watermark
 
 import (
+	"math/cmplx"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -40,5 +41,50 @@ func TestMarkRunMatchesGo(t *testing.T) {
 				t.Fatalf("n=%d ramp=%+v: peak %d, samples %v; want %d, %v", n, g, peak, got, wantPeak, want)
 			}
 		}
+	}
+}
+
+// One complex transform does the work of two real ones (fftRealPair, ifftRealPair): the same
+// spectra and the same sequences back as transforming each alone, for an odd count too (nil).
+func TestRealPairTransformsMatchSingleOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	const n = 1024
+	a, b := make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i], b[i] = rng.NormFloat64(), rng.NormFloat64()
+	}
+	single := func(x []float64) []complex128 {
+		z := make([]complex128, n)
+		for i, v := range x {
+			z[i] = complex(v, 0)
+		}
+		fft(z, false)
+		return z
+	}
+	wantA, wantB := single(a), single(b)
+	z, specA, specB := make([]complex128, n), make([]complex128, n), make([]complex128, n)
+	fftRealPair(a, b, z, specA, specB)
+	near := func(what string, got, want complex128) {
+		t.Helper()
+		if cmplx.Abs(got-want) > 1e-9 {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+	}
+	for k := range n {
+		near("A", specA[k], wantA[k])
+		near("B", specB[k], wantB[k])
+	}
+	fftRealPair(a, nil, z, specA, specB)
+	for k := range n {
+		near("A alone", specA[k], wantA[k])
+		near("B of nil", specB[k], 0)
+	}
+	ifftRealPair(wantA, wantB, z)
+	for i := range n {
+		near("a back", z[i]/n, complex(a[i], b[i]))
+	}
+	ifftRealPair(wantA, nil, z)
+	for i := range n {
+		near("a back alone", z[i]/n, complex(a[i], 0))
 	}
 }
