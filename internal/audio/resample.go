@@ -3,6 +3,8 @@ package audio
 import (
 	"math"
 	"sync"
+
+	"timbre/internal/audio/vec"
 )
 
 // Resampler parameters: zero crossings of the sinc on each side of the centre (at the lower of
@@ -156,12 +158,7 @@ func (r *resampler) emit(dst []int16, final bool) []int16 {
 			w = r.scratch
 			r.kernel(w, float64(p)/float64(r.phases))
 		}
-		x := r.buf[i-int64(r.half)+1-r.base:][:taps]
-		var acc float32
-		for k, v := range w {
-			acc += v * x[k]
-		}
-		dst = append(dst, clip16(acc))
+		dst = append(dst, clip16(vec.Dot(w, r.buf[i-int64(r.half)+1-r.base:][:taps])))
 		r.n++
 	}
 	// Drop input that no future output can reach.
@@ -183,9 +180,20 @@ func Resample(samples []int16, inRate, outRate int) []int16 {
 	return r.flush(r.process(out, samples))
 }
 
+// clip16 rounds v half away from zero (as math.Round) and clamps it to 16 bits. Adding ±0.5
+// in float64 is exact for any float32 here, and converting truncates towards zero; math.Round
+// is no intrinsic on amd64's baseline and took a quarter of the resampler's time.
 func clip16(v float32) int16 {
-	v = float32(math.Round(float64(v)))
-	return int16(max(-32768, min(32767, v)))
+	x := float64(v)
+	switch {
+	case x >= 32767:
+		return 32767
+	case x <= -32768:
+		return -32768
+	case x >= 0:
+		return int16(int32(x + 0.5))
+	}
+	return int16(int32(x - 0.5))
 }
 
 func sinc(x float64) float64 {
